@@ -1,0 +1,11 @@
+# Shared compile settings: C++20 per target, warnings on, -Werror when ABTEST_WERROR is set.
+function(abtest_target_defaults target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  get_target_property(type ${target} TYPE)
+  if(NOT type STREQUAL "INTERFACE_LIBRARY")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
+    if(ABTEST_WERROR)
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+    endif()
+  endif()
+endfunction()
