@@ -1,0 +1,49 @@
+// The speed verdict rule of DESIGN §7.
+#include "harness/stats/verdict.hpp"
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace abtest::stats {
+
+namespace {
+constexpr std::array<std::pair<verdict, std::string_view>, 5> names{{
+    {verdict::slower, "slower"},
+    {verdict::faster, "faster"},
+    {verdict::same, "same"},
+    {verdict::inconclusive, "inconclusive"},
+    {verdict::invalid, "invalid"},
+}};
+}  // namespace
+
+std::string_view to_string(verdict v) {
+  for (const auto& [value, name] : names) {
+    if (value == v) return name;
+  }
+  return "invalid";
+}
+
+std::optional<verdict> parse_verdict(std::string_view text) {
+  for (const auto& [value, name] : names) {
+    if (name == text) return value;
+  }
+  return std::nullopt;
+}
+
+verdict_result decide(const log_estimate& e, double margin) {
+  verdict_result out;
+  if (!e.has_ci) return out;
+  const double band = std::log1p(margin);
+  if (e.ci_low > 0.0) {
+    out.value = verdict::slower;
+  } else if (e.ci_high < 0.0) {
+    out.value = verdict::faster;
+  } else if (e.ci_low >= -band && e.ci_high <= band) {
+    out.value = verdict::same;
+  }
+  out.immaterial = (out.value == verdict::slower || out.value == verdict::faster) && std::abs(e.estimate) < band;
+  return out;
+}
+
+}  // namespace abtest::stats

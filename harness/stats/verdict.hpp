@@ -1,0 +1,32 @@
+// The speed verdict of a comparison (DESIGN §7): SLOWER / FASTER / SAME / INCONCLUSIVE / INVALID.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "harness/stats/estimate.hpp"
+
+namespace abtest::stats {
+
+enum class verdict { slower, faster, same, inconclusive, invalid };
+
+// "slower", "faster", "same", "inconclusive", "invalid" — the spelling of the --json contract (§9).
+std::string_view to_string(verdict v);
+std::optional<verdict> parse_verdict(std::string_view text);
+
+// Default practical margin δ: 1%.
+inline constexpr double default_margin = 0.01;
+
+struct verdict_result {
+  verdict value = verdict::inconclusive;
+  bool immaterial = false;  // slower/faster, but |estimate| < ln(1 + δ)
+};
+
+// The rule, on the log-scale CI [low, high] and margin δ (relative, e.g. 0.01):
+// SLOWER if low > 0; FASTER if high < 0; SAME if −ln(1+δ) ≤ low and high ≤ ln(1+δ); else INCONCLUSIVE.
+// A slower/faster result whose |estimate| < ln(1+δ) is flagged immaterial. An estimate without a CI
+// is inconclusive. Never returns verdict::invalid: that is the caller's call when a variant fails its
+// correctness checks (DESIGN §4), and it then reports no speed verdict at all.
+verdict_result decide(const log_estimate& e, double margin = default_margin);
+
+}  // namespace abtest::stats
