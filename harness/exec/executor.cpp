@@ -1,0 +1,103 @@
+// The real executor: one process invocation → one sample_outcome.
+#include "harness/exec/executor.hpp"
+
+#include <signal.h>
+#include <string.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "harness/exec/process.hpp"
+
+namespace abtest::exec {
+
+namespace {
+std::string signal_name(int sig) {
+  const char* abbrev = ::sigabbrev_np(sig);
+  return abbrev != nullptr ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
+}
+
+void add_process_metrics(sample_outcome& s, const std::string& bench, const process_result& r) {
+  const auto add = [&](std::string_view name, double value) {
+    s.metrics.emplace(fmt::format("{}.{}", bench, name), value);
+  };
+  add("wall_s", r.usage.wall_s);
+  add("user_s", r.usage.user_s);
+  add("sys_s", r.usage.sys_s);
+  add("maxrss_mib", r.usage.maxrss_mib);
+  add("minflt", r.usage.minflt);
+  add("majflt", r.usage.majflt);
+  add("nvcsw", r.usage.nvcsw);
+  add("nivcsw", r.usage.nivcsw);
+  for (const auto& [name, value] : r.counters) add(name, value);
+}
+
+std::string command_line(const std::vector<std::string>& argv) { return fmt::format("{}", fmt::join(argv, " ")); }
+}  // namespace
+
+sample_outcome run_benchmark(const benchmark_invocation& inv) {
+  process_options options;
+  options.argv = inv.argv;
+  options.working_dir = inv.working_dir;
+  options.env = inv.env;
+  options.pin = inv.pin;
+  options.timeout_s = inv.timeout_s;
+  options.stdout_limit = inv.stdout_limit;
+  options.hardware_counters = inv.hardware_counters;
+  const process_result r = run_process(options);
+
+  sample_outcome s;
+  s.started_at_unix = r.started_at_unix;
+  if (!r.started) {
+    s.status = sample_status::failed;
+    s.error = r.error;
+    return s;
+  }
+  s.exit_code = r.exit_code;
+  s.signal = r.signal;
+  s.duration_s = r.usage.wall_s;
+  s.output_tail = r.err.tail.empty() ? r.out.tail : r.err.tail;
+
+  nlohmann::json process_context = {
+      {"argv", inv.argv},
+      {"pin", inv.pin},
+      {"stdout_bytes", r.out.total_bytes},
+      {"stdout_truncated", r.out.truncated},
+      {"stderr_bytes", r.err.total_bytes},
+      {"hardware_counters", r.counters.empty() ? nlohmann::json(r.counters_unavailable.empty()
+                                                                    ? "not requested"
+                                                                    : r.counters_unavailable)
+                                               : nlohmann::json("available")},
+  };
+
+  if (r.timed_out) {
+    s.status = sample_status::timeout;
+    s.error = fmt::format("{} ran past its timeout of {} s and was killed with its process group — raise "
+                          "the benchmark's timeout_s or use smaller params", inv.bench, inv.timeout_s);
+  } else if (r.signal) {
+    s.status = sample_status::crashed;
+    s.error = fmt::format("{} was killed by {} — run `{}` by hand (or under gdb) to see why", inv.bench,
+                          signal_name(*r.signal), command_line(inv.argv));
+  } else if (r.exit_code != 0) {
+    s.status = sample_status::failed;
+    s.error = fmt::format("{} exited with code {} — run `{}` by hand to see why", inv.bench,
+                          r.exit_code.value_or(-1), command_line(inv.argv));
+  } else {
+    parsed_output p = parse_output(inv.format, inv.bench, inv.pattern, r.out.head, r.err.head);
+    s.status = p.status;
+    s.error = std::move(p.error);
+    if (p.status != sample_status::ok && r.out.truncated)
+      s.error += fmt::format(" (stdout was cut at {} bytes of {}: print less, or raise the stdout limit)",
+                             r.out.head.size(), r.out.total_bytes);
+    s.metrics = std::move(p.metrics);
+    s.checks = std::move(p.checks);
+    s.backend = std::move(p.backend);
+    s.context = std::move(p.context);
+  }
+  if (!s.context.is_object()) s.context = nlohmann::json::object();
+  s.context["abtest_process"] = std::move(process_context);
+  add_process_metrics(s, inv.bench, r);
+  return s;
+}
+
+}  // namespace abtest::exec

@@ -1,0 +1,38 @@
+// Runs one benchmark invocation and turns it into a sample: process + output parser + process metrics.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/exec/parsers.hpp"
+#include "harness/exec/sample.hpp"
+
+namespace abtest::exec {
+
+struct benchmark_invocation {
+  std::string bench;                         // the manifest's benchmark name: the metric prefix
+  output_format format = output_format::json;
+  std::string pattern;                       // for output_format::lines
+  std::vector<std::string> argv;             // the command with {bin} and {param}s already expanded
+  double timeout_s = 0.0;                    // 0: no limit
+  std::map<std::string, std::string> env;    // added to the harness's environment
+  std::string pin;                           // CPU list ("0,2-3"); empty: no affinity
+  std::filesystem::path working_dir;         // empty: the harness's current directory
+  std::size_t stdout_limit = 64u << 20;      // bytes of stdout kept for the parser
+  bool hardware_counters = true;
+};
+
+// Runs the invocation once (one sample, DESIGN §6). Status, in order of precedence:
+//   could not start → failed; ran past timeout_s → timeout; ended by a signal → crashed;
+//   non-zero exit → failed; else the parser's ok / no_metrics / bad_output.
+// Every started sample carries the process metrics `<bench>.wall_s`, `user_s`, `sys_s`,
+// `maxrss_mib`, `minflt`, `majflt`, `nvcsw`, `nivcsw`, plus `instructions`, `cycles` and
+// `cache_misses` where perf_event_open is permitted (absent otherwise; context.abtest_process
+// says why). A benchmark metric of the same name wins over a process metric. The output's
+// metrics and checks are kept only when the process exited 0.
+sample_outcome run_benchmark(const benchmark_invocation& invocation);
+
+}  // namespace abtest::exec
