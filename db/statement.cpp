@@ -95,6 +95,8 @@ void statement::reset() noexcept { sqlite3_reset(handle_); }
 
 void statement::clear_bindings() noexcept { sqlite3_clear_bindings(handle_); }
 
+bool statement::read_only() const noexcept { return sqlite3_stmt_readonly(handle_) != 0; }
+
 int statement::column_count() const noexcept { return sqlite3_column_count(handle_); }
 
 std::string statement::column_name(int column) const {

@@ -81,6 +81,8 @@ class statement {
   template <class T>
   T get(int column) const;
 
+  /// True when the statement cannot change the database (sqlite3_stmt_readonly).
+  bool read_only() const noexcept;
   const std::string& sql() const noexcept { return sql_; }
 
  private:

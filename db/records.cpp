@@ -1,0 +1,90 @@
+// db records: the text spelling of each record enum, both ways.
+#include "db/records.hpp"
+
+#include <array>
+#include <stdexcept>
+#include <utility>
+
+namespace abtest::db {
+
+namespace {
+
+template <class E, std::size_t N>
+using spellings = std::array<std::pair<E, std::string_view>, N>;
+
+constexpr spellings<build_status, 2> build_status_names{{{build_status::ok, "ok"}, {build_status::failed, "failed"}}};
+constexpr spellings<experiment_kind, 6> experiment_kind_names{{{experiment_kind::run, "run"},
+                                                               {experiment_kind::matrix, "matrix"},
+                                                               {experiment_kind::bisect, "bisect"},
+                                                               {experiment_kind::nightly, "nightly"},
+                                                               {experiment_kind::noise_floor, "noise-floor"},
+                                                               {experiment_kind::check, "check"}}};
+constexpr spellings<experiment_status, 4> experiment_status_names{{{experiment_status::running, "running"},
+                                                                   {experiment_status::complete, "complete"},
+                                                                   {experiment_status::incomplete, "incomplete"},
+                                                                   {experiment_status::failed, "failed"}}};
+constexpr spellings<arm_role, 2> arm_role_names{{{arm_role::baseline, "baseline"}, {arm_role::candidate, "candidate"}}};
+constexpr spellings<sample_status, 6> sample_status_names{{{sample_status::ok, "ok"},
+                                                           {sample_status::failed, "failed"},
+                                                           {sample_status::timeout, "timeout"},
+                                                           {sample_status::crashed, "crashed"},
+                                                           {sample_status::no_metrics, "no_metrics"},
+                                                           {sample_status::bad_output, "bad_output"}}};
+constexpr spellings<verdict_kind, 5> verdict_kind_names{{{verdict_kind::slower, "slower"},
+                                                         {verdict_kind::faster, "faster"},
+                                                         {verdict_kind::same, "same"},
+                                                         {verdict_kind::inconclusive, "inconclusive"},
+                                                         {verdict_kind::invalid, "invalid"}}};
+constexpr spellings<changepoint_state, 4> changepoint_state_names{{{changepoint_state::new_, "new"},
+                                                                   {changepoint_state::acknowledged, "acknowledged"},
+                                                                   {changepoint_state::fixed, "fixed"},
+                                                                   {changepoint_state::false_positive, "false_positive"}}};
+
+template <class E, std::size_t N>
+std::string_view name_of(const spellings<E, N>& names, E v) {
+  for (const auto& [e, name] : names)
+    if (e == v) return name;
+  throw std::invalid_argument("enum value out of range");
+}
+
+template <class E, std::size_t N>
+E value_of(const spellings<E, N>& names, std::string_view text, std::string_view what) {
+  std::string accepted;
+  for (const auto& [e, name] : names) {
+    if (name == text) return e;
+    accepted += (accepted.empty() ? "" : ", ") + std::string(name);
+  }
+  throw std::invalid_argument("unknown " + std::string(what) + " '" + std::string(text) + "' — use one of " +
+                              accepted);
+}
+
+}  // namespace
+
+std::string_view to_string(build_status v) { return name_of(build_status_names, v); }
+std::string_view to_string(experiment_kind v) { return name_of(experiment_kind_names, v); }
+std::string_view to_string(experiment_status v) { return name_of(experiment_status_names, v); }
+std::string_view to_string(arm_role v) { return name_of(arm_role_names, v); }
+std::string_view to_string(sample_status v) { return name_of(sample_status_names, v); }
+std::string_view to_string(verdict_kind v) { return name_of(verdict_kind_names, v); }
+std::string_view to_string(changepoint_state v) { return name_of(changepoint_state_names, v); }
+
+template <>
+build_status parse<build_status>(std::string_view t) { return value_of(build_status_names, t, "build status"); }
+template <>
+experiment_kind parse<experiment_kind>(std::string_view t) { return value_of(experiment_kind_names, t, "experiment kind"); }
+template <>
+experiment_status parse<experiment_status>(std::string_view t) {
+  return value_of(experiment_status_names, t, "experiment status");
+}
+template <>
+arm_role parse<arm_role>(std::string_view t) { return value_of(arm_role_names, t, "arm role"); }
+template <>
+sample_status parse<sample_status>(std::string_view t) { return value_of(sample_status_names, t, "sample status"); }
+template <>
+verdict_kind parse<verdict_kind>(std::string_view t) { return value_of(verdict_kind_names, t, "verdict"); }
+template <>
+changepoint_state parse<changepoint_state>(std::string_view t) {
+  return value_of(changepoint_state_names, t, "change-point state");
+}
+
+}  // namespace abtest::db

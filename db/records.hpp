@@ -1,0 +1,208 @@
+// db records: the plain structs the results store reads and writes, one per table (DESIGN §8).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace abtest::db {
+
+using time_point = std::chrono::system_clock::time_point;
+/// Toggle id → level, e.g. {"A1": "4", "B1": "ON"}; stored as a JSON object.
+using level_map = std::map<std::string, std::string>;
+
+enum class build_status { ok, failed };
+enum class experiment_kind { run, matrix, bisect, nightly, noise_floor, check };
+enum class experiment_status { running, complete, incomplete, failed };
+enum class arm_role { baseline, candidate };
+enum class sample_status { ok, failed, timeout, crashed, no_metrics, bad_output };
+enum class verdict_kind { slower, faster, same, inconclusive, invalid };
+enum class changepoint_state { new_ /* "new" is a keyword */, acknowledged, fixed, false_positive };
+
+/// The text stored in the database (and printed in --json output): "ok", "noise-floor",
+/// "bad_output", "inconclusive", "new", ...
+std::string_view to_string(build_status v);
+std::string_view to_string(experiment_kind v);
+std::string_view to_string(experiment_status v);
+std::string_view to_string(arm_role v);
+std::string_view to_string(sample_status v);
+std::string_view to_string(verdict_kind v);
+std::string_view to_string(changepoint_state v);
+
+/// The inverse of to_string; throws std::invalid_argument naming the accepted spellings.
+template <class E>
+E parse(std::string_view text);
+
+struct machine_record {
+  std::int64_t id = 0;      ///< assigned by the store
+  std::string fingerprint;  ///< stable identity of the host; upserts match on it
+  std::string hostname;
+  std::string cpu_model;
+  std::optional<std::int64_t> cores;
+  std::optional<std::int64_t> memory_mib;
+  std::optional<std::string> gpu;
+  std::optional<std::string> os;
+  std::optional<std::string> compiler;
+  nlohmann::json details = nlohmann::json::object();  ///< governor, turbo, GPU clocks, ...
+};
+
+struct build_binary {
+  std::string target;  ///< CMake target, e.g. "porep-bench"
+  std::string path;
+  std::string sha256;
+};
+
+struct build_record {
+  std::int64_t id = 0;  ///< assigned by the store
+  std::string uuid;     ///< filled in by the store when empty
+  std::string variant;  ///< canonical key, e.g. "A1=4+B1" or "base"
+  level_map levels;
+  std::string source_dir;
+  std::optional<std::string> commit_sha;  ///< nullopt outside a git checkout
+  bool dirty = false;
+  std::optional<std::string> compiler;
+  std::optional<std::string> flags;
+  std::string build_dir;
+  time_point started_at{};
+  std::optional<double> duration_s;
+  build_status status = build_status::ok;
+  std::optional<std::string> log_path;
+  std::optional<std::string> log_tail;
+  std::optional<std::int64_t> machine_id;
+  std::vector<build_binary> binaries;
+};
+
+struct arm_record {
+  int idx = 0;  ///< 0-based position of the arm in the experiment
+  std::string variant;
+  level_map levels;
+  std::optional<std::int64_t> build_id;  ///< set once the arm's build is known (set_arm_build)
+  arm_role role = arm_role::candidate;
+};
+
+struct experiment_record {
+  std::string id;    ///< short unique id, e.g. "r-20261202-154501-3f2a" (see new_experiment_id)
+  std::string uuid;  ///< filled in by the store when empty
+  experiment_kind kind = experiment_kind::run;
+  std::string command_line;
+  std::optional<std::string> manifest_path;
+  std::optional<std::string> project;
+  nlohmann::json config = nlohmann::json::object();  ///< everything needed to resume the experiment
+  std::int64_t seed = 0;
+  experiment_status status = experiment_status::running;
+  time_point started_at{};
+  std::optional<time_point> finished_at;
+  std::optional<std::int64_t> machine_id;
+  std::vector<arm_record> arms;
+};
+
+/// One process invocation of one benchmark (DESIGN §6) and every metric it reported.
+struct sample_record {
+  std::int64_t id = 0;  ///< assigned by the store
+  std::string uuid;     ///< filled in by the store when empty; merges deduplicate on it
+  std::string experiment_id;
+  int arm_idx = 0;
+  std::string benchmark;
+  int round = 0;
+  int position = 0;     ///< order within the round
+  bool warmup = false;  ///< warm-up samples are numbered by their own rounds 0, 1, ...
+  std::int64_t machine_id = 0;
+  std::optional<std::int64_t> build_id;
+  std::optional<std::string> binary_hash;
+  time_point started_at{};
+  std::optional<double> duration_s;
+  std::optional<double> load_avg;
+  sample_status status = sample_status::ok;
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::optional<std::string> error;
+  std::optional<std::string> backend;  ///< what actually ran: "cpu" or "cuda"
+  nlohmann::json checks = nlohmann::json::object();
+  nlohmann::json context = nlohmann::json::object();
+  std::map<std::string, double> metrics;  ///< name → value; values must be finite
+};
+
+/// What identifies a sample within its experiment: a resumed run skips the keys already stored.
+struct sample_key {
+  int arm_idx = 0;
+  std::string benchmark;
+  int round = 0;
+  bool warmup = false;
+  auto operator<=>(const sample_key&) const = default;
+};
+
+struct verdict_record {
+  std::string experiment_id;
+  std::string variant;
+  std::string baseline;
+  std::string metric;
+  std::int64_t n = 0;  ///< paired rounds analysed
+  std::optional<double> baseline_median, candidate_median;
+  std::optional<double> ratio, ci_low, ci_high;     ///< exp(mean d) and its t interval
+  std::optional<double> hl_ratio, hl_low, hl_high;  ///< Hodges–Lehmann and its Wilcoxon interval
+  std::optional<double> p_value, p_adjusted;
+  verdict_kind verdict = verdict_kind::inconclusive;
+  bool immaterial = false;
+  std::optional<std::string> note;
+  time_point created_at{};
+};
+
+/// A factorial effect on log time (DESIGN §7): term is a toggle ("A1=4") or a product ("A1=4*A2").
+struct effect_record {
+  std::string experiment_id;
+  std::string metric;
+  std::string term;
+  double estimate = 0;
+  std::optional<double> se, ci_low, ci_high, p_value, p_adjusted;
+};
+
+struct bisect_step_record {
+  std::string experiment_id;
+  int step = 0;
+  std::string from_variant;
+  std::string to_variant;
+  std::optional<verdict_kind> verdict;  ///< nullopt: the step was skipped (say why in note)
+  int rounds = 0;
+  std::optional<double> ratio;
+  std::optional<std::string> note;
+};
+
+struct changepoint_record {
+  std::int64_t id = 0;  ///< assigned by the store
+  std::string variant;
+  std::string metric;
+  std::optional<std::string> at_experiment;
+  time_point at_time{};
+  double magnitude = 0;  ///< relative change, e.g. 0.06 for 6% slower
+  std::optional<double> p_value;
+  changepoint_state state = changepoint_state::new_;
+  std::optional<std::string> note;
+};
+
+struct reference_record {
+  std::int64_t id = 0;  ///< assigned by the store
+  std::string label;
+  nlohmann::json params = nlohmann::json::object();
+  std::string metric;
+  double value = 0;
+};
+
+/// One point of a history series: the per-experiment summary of one arm's metric.
+struct series_point {
+  std::string experiment_id;
+  experiment_kind kind = experiment_kind::run;
+  time_point started_at{};
+  int arm_idx = 0;
+  std::int64_t n = 0;  ///< measured, successful samples
+  double median = 0;
+  double min = 0;
+  double max = 0;
+};
+
+}  // namespace abtest::db

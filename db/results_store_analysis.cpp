@@ -1,0 +1,194 @@
+// db::results_store: what analysis writes — verdicts, effects, bisect steps, change points,
+// references — and the history series it reads.
+#include <sqlite3.h>
+
+#include "db/error.hpp"
+#include "db/results_store.hpp"
+#include "db/statement.hpp"
+#include "db/store_codec.hpp"
+#include "db/transaction.hpp"
+
+namespace abtest::db {
+
+using namespace codec;
+
+// --- verdicts --------------------------------------------------------------------------------
+
+void results_store::replace_verdicts(std::string_view experiment_id, std::span<const verdict_record> verdicts) {
+  transaction tx{db_};
+  statement clear{db_, "DELETE FROM verdict WHERE experiment_id = ?"};
+  clear.bind(1, experiment_id);
+  clear.execute();
+  statement q{db_,
+              "INSERT INTO verdict(experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, "
+              "ratio, ci_low, ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, "
+              "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+  for (const verdict_record& v : verdicts) {
+    q.bind_all(experiment_id, v.variant, v.baseline, v.metric, v.n, v.baseline_median, v.candidate_median, v.ratio,
+               v.ci_low, v.ci_high, v.hl_ratio, v.hl_low, v.hl_high, v.p_value, v.p_adjusted, to_string(v.verdict),
+               v.immaterial, v.note, format_utc(v.created_at));
+    q.execute();
+  }
+  tx.commit();
+}
+
+std::vector<verdict_record> results_store::list_verdicts(std::string_view experiment_id) {
+  statement q{db_,
+              "SELECT experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, ratio, ci_low, "
+              "ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, created_at "
+              "FROM verdict WHERE experiment_id = ? ORDER BY variant, metric, baseline"};
+  q.bind(1, experiment_id);
+  std::vector<verdict_record> verdicts;
+  while (q.step()) {
+    using opt = std::optional<double>;
+    verdicts.push_back({q.column_text(0), q.column_text(1), q.column_text(2), q.column_text(3), q.column_int64(4),
+                        q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8), q.get<opt>(9), q.get<opt>(10),
+                        q.get<opt>(11), q.get<opt>(12), q.get<opt>(13), q.get<opt>(14),
+                        enum_at<verdict_kind>(q, 15), q.get<bool>(16), q.get<std::optional<std::string>>(17),
+                        time_at(q, 18)});
+  }
+  return verdicts;
+}
+
+// --- effects ---------------------------------------------------------------------------------
+
+void results_store::replace_effects(std::string_view experiment_id, std::span<const effect_record> effects) {
+  transaction tx{db_};
+  statement clear{db_, "DELETE FROM effect WHERE experiment_id = ?"};
+  clear.bind(1, experiment_id);
+  clear.execute();
+  statement q{db_,
+              "INSERT INTO effect(experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+  for (const effect_record& e : effects) {
+    q.bind_all(experiment_id, e.metric, e.term, e.estimate, e.se, e.ci_low, e.ci_high, e.p_value, e.p_adjusted);
+    q.execute();
+  }
+  tx.commit();
+}
+
+std::vector<effect_record> results_store::list_effects(std::string_view experiment_id) {
+  statement q{db_,
+              "SELECT experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted FROM effect "
+              "WHERE experiment_id = ? ORDER BY metric, term"};
+  q.bind(1, experiment_id);
+  std::vector<effect_record> effects;
+  using opt = std::optional<double>;
+  while (q.step())
+    effects.push_back({q.column_text(0), q.column_text(1), q.column_text(2), q.column_double(3), q.get<opt>(4),
+                       q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8)});
+  return effects;
+}
+
+// --- bisect steps ----------------------------------------------------------------------------
+
+void results_store::insert_bisect_step(const bisect_step_record& s) {
+  transaction tx{db_};
+  statement q{db_,
+              "INSERT INTO bisect_step(experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"};
+  q.bind_all(s.experiment_id, s.step, s.from_variant, s.to_variant,
+             s.verdict ? std::optional<std::string>(to_string(*s.verdict)) : std::nullopt, s.rounds, s.ratio, s.note);
+  q.execute();
+  tx.commit();
+}
+
+std::vector<bisect_step_record> results_store::list_bisect_steps(std::string_view experiment_id) {
+  statement q{db_,
+              "SELECT experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note FROM bisect_step "
+              "WHERE experiment_id = ? ORDER BY step"};
+  q.bind(1, experiment_id);
+  std::vector<bisect_step_record> steps;
+  while (q.step()) {
+    std::optional<verdict_kind> verdict;
+    if (!q.column_is_null(4)) verdict = enum_at<verdict_kind>(q, 4);
+    steps.push_back({q.column_text(0), q.get<int>(1), q.column_text(2), q.column_text(3), verdict, q.get<int>(5),
+                     q.get<std::optional<double>>(6), q.get<std::optional<std::string>>(7)});
+  }
+  return steps;
+}
+
+// --- change points ---------------------------------------------------------------------------
+
+std::int64_t results_store::record_changepoint(const changepoint_record& c) {
+  transaction tx{db_};
+  statement q{db_,
+              "INSERT INTO changepoint(variant, metric, at_experiment, at_time, magnitude, p_value, state, note) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+              "ON CONFLICT(variant, metric, at_time) DO UPDATE SET magnitude = excluded.magnitude, "
+              "p_value = excluded.p_value, at_experiment = coalesce(excluded.at_experiment, at_experiment) "
+              "RETURNING id"};
+  q.bind_all(c.variant, c.metric, c.at_experiment, format_utc(c.at_time), c.magnitude, c.p_value, to_string(c.state),
+             c.note);
+  q.step();
+  const std::int64_t id = q.column_int64(0);
+  q.reset();
+  tx.commit();
+  return id;
+}
+
+void results_store::set_changepoint_state(std::int64_t id, changepoint_state state,
+                                          const std::optional<std::string>& note) {
+  transaction tx{db_};
+  statement q{db_, "UPDATE changepoint SET state = ?, note = coalesce(?, note) WHERE id = ?"};
+  q.bind_all(to_string(state), note, id);
+  q.execute();
+  if (db_.changes() == 0) throw error(SQLITE_NOTFOUND, "no change point " + std::to_string(id), q.sql());
+  tx.commit();
+}
+
+std::vector<changepoint_record> results_store::list_changepoints(const std::optional<std::string>& variant,
+                                                                 const std::optional<std::string>& metric) {
+  statement q{db_,
+              "SELECT id, variant, metric, at_experiment, at_time, magnitude, p_value, state, note FROM changepoint "
+              "WHERE (?1 IS NULL OR variant = ?1) AND (?2 IS NULL OR metric = ?2) ORDER BY at_time, id"};
+  q.bind_all(variant, metric);
+  std::vector<changepoint_record> changepoints;
+  while (q.step())
+    changepoints.push_back({q.column_int64(0), q.column_text(1), q.column_text(2),
+                            q.get<std::optional<std::string>>(3), time_at(q, 4), q.column_double(5),
+                            q.get<std::optional<double>>(6), enum_at<changepoint_state>(q, 7),
+                            q.get<std::optional<std::string>>(8)});
+  return changepoints;
+}
+
+// --- references ------------------------------------------------------------------------------
+
+std::int64_t results_store::upsert_reference(const reference_record& r) {
+  transaction tx{db_};
+  statement q{db_,
+              "INSERT INTO reference(label, params, metric, value) VALUES (?, ?, ?, ?) "
+              "ON CONFLICT(label, params, metric) DO UPDATE SET value = excluded.value RETURNING id"};
+  q.bind_all(r.label, json_text(r.params), r.metric, r.value);
+  q.step();
+  const std::int64_t id = q.column_int64(0);
+  q.reset();
+  tx.commit();
+  return id;
+}
+
+std::vector<reference_record> results_store::list_references() {
+  statement q{db_, "SELECT id, label, params, metric, value FROM reference ORDER BY label, metric, id"};
+  std::vector<reference_record> references;
+  while (q.step())
+    references.push_back({q.column_int64(0), q.column_text(1), json_at(q, 2), q.column_text(3), q.column_double(4)});
+  return references;
+}
+
+// --- history ---------------------------------------------------------------------------------
+
+std::vector<series_point> results_store::series(std::string_view variant, std::string_view metric,
+                                                std::optional<experiment_kind> kind) {
+  statement q{db_,
+              "SELECT experiment_id, kind, started_at, arm_idx, n, median, min, max FROM v_series "
+              "WHERE variant = ?1 AND metric = ?2 AND (?3 IS NULL OR kind = ?3) "
+              "ORDER BY started_at, experiment_id, arm_idx"};
+  q.bind_all(variant, metric, kind ? std::optional<std::string>(to_string(*kind)) : std::nullopt);
+  std::vector<series_point> points;
+  while (q.step())
+    points.push_back({q.column_text(0), enum_at<experiment_kind>(q, 1), time_at(q, 2), q.get<int>(3),
+                      q.column_int64(4), q.column_double(5), q.column_double(6), q.column_double(7)});
+  return points;
+}
+
+}  // namespace abtest::db

@@ -1,0 +1,118 @@
+// db::results_store: samples with their metrics — written whole, read back for analysis and resume.
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "db/ids.hpp"
+#include "db/results_store.hpp"
+#include "db/statement.hpp"
+#include "db/store_codec.hpp"
+#include "db/transaction.hpp"
+
+namespace abtest::db {
+
+using namespace codec;
+
+namespace {
+
+/// The two statements one sample needs, prepared once per batch.
+struct sample_writer {
+  explicit sample_writer(database& db)
+      : db_(db),
+        sample_(db,
+                "INSERT INTO sample(uuid, experiment_id, arm_idx, benchmark, round, position, warmup, machine_id, "
+                "build_id, binary_hash, started_at, duration_s, load_avg, status, exit_code, signal, error, backend, "
+                "checks, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        metric_(db, "INSERT INTO metric(sample_id, name, value) VALUES (?, ?, ?)") {}
+
+  std::int64_t write(const sample_record& s) {
+    for (const auto& [name, value] : s.metrics)
+      if (!std::isfinite(value))
+        throw std::invalid_argument("metric " + name + " of sample " + s.benchmark + " round " +
+                                    std::to_string(s.round) + " is not finite — record it as absent instead");
+    sample_.bind_all(s.uuid.empty() ? new_uuid() : s.uuid, s.experiment_id, s.arm_idx, s.benchmark, s.round,
+                     s.position, s.warmup, s.machine_id, s.build_id, s.binary_hash, format_utc(s.started_at),
+                     s.duration_s, s.load_avg, to_string(s.status), s.exit_code, s.signal, s.error, s.backend,
+                     json_text(s.checks), json_text(s.context));
+    sample_.execute();
+    const std::int64_t id = db_.last_insert_rowid();
+    for (const auto& [name, value] : s.metrics) {
+      metric_.bind_all(id, name, value);
+      metric_.execute();
+    }
+    return id;
+  }
+
+ private:
+  database& db_;
+  statement sample_;
+  statement metric_;
+};
+
+}  // namespace
+
+std::int64_t results_store::insert_sample(const sample_record& sample) {
+  return insert_samples(std::span(&sample, 1)).front();
+}
+
+std::vector<std::int64_t> results_store::insert_samples(std::span<const sample_record> samples) {
+  transaction tx{db_};
+  sample_writer writer{db_};
+  std::vector<std::int64_t> ids;
+  ids.reserve(samples.size());
+  for (const sample_record& s : samples) ids.push_back(writer.write(s));
+  tx.commit();
+  return ids;
+}
+
+std::vector<sample_record> results_store::list_samples(std::string_view experiment_id) {
+  statement q{db_,
+              "SELECT id, uuid, experiment_id, arm_idx, benchmark, round, position, warmup, machine_id, build_id, "
+              "binary_hash, started_at, duration_s, load_avg, status, exit_code, signal, error, backend, checks, "
+              "context FROM sample WHERE experiment_id = ? ORDER BY id"};
+  q.bind(1, experiment_id);
+  std::vector<sample_record> samples;
+  std::map<std::int64_t, std::size_t> index_of;
+  while (q.step()) {
+    sample_record s;
+    s.id = q.column_int64(0);
+    s.uuid = q.column_text(1);
+    s.experiment_id = q.column_text(2);
+    s.arm_idx = q.get<int>(3);
+    s.benchmark = q.column_text(4);
+    s.round = q.get<int>(5);
+    s.position = q.get<int>(6);
+    s.warmup = q.get<bool>(7);
+    s.machine_id = q.column_int64(8);
+    s.build_id = q.get<std::optional<std::int64_t>>(9);
+    s.binary_hash = q.get<std::optional<std::string>>(10);
+    s.started_at = time_at(q, 11);
+    s.duration_s = q.get<std::optional<double>>(12);
+    s.load_avg = q.get<std::optional<double>>(13);
+    s.status = enum_at<sample_status>(q, 14);
+    s.exit_code = q.get<std::optional<int>>(15);
+    s.signal = q.get<std::optional<int>>(16);
+    s.error = q.get<std::optional<std::string>>(17);
+    s.backend = q.get<std::optional<std::string>>(18);
+    s.checks = json_at(q, 19);
+    s.context = json_at(q, 20);
+    index_of.emplace(s.id, samples.size());
+    samples.push_back(std::move(s));
+  }
+  statement m{db_,
+              "SELECT m.sample_id, m.name, m.value FROM metric m JOIN sample s ON s.id = m.sample_id "
+              "WHERE s.experiment_id = ?"};
+  m.bind(1, experiment_id);
+  while (m.step()) samples[index_of.at(m.column_int64(0))].metrics.emplace(m.column_text(1), m.column_double(2));
+  return samples;
+}
+
+std::set<sample_key> results_store::sample_keys(std::string_view experiment_id) {
+  statement q{db_, "SELECT arm_idx, benchmark, round, warmup FROM sample WHERE experiment_id = ?"};
+  q.bind(1, experiment_id);
+  std::set<sample_key> keys;
+  while (q.step()) keys.insert({q.get<int>(0), q.column_text(1), q.get<int>(2), q.get<bool>(3)});
+  return keys;
+}
+
+}  // namespace abtest::db
