@@ -1,0 +1,168 @@
+// Factorial effects (±1 coding) and attribution (0/1 coding) by least squares over configuration means.
+#include "harness/search/effects.hpp"
+
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "harness/search/least_squares.hpp"
+#include "harness/stats/multiple_testing.hpp"
+
+namespace abtest::search {
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+// The usable part of the matrix: configuration means and the residual variance of the two-way layout
+// config × round without replication (Montgomery 2017, §5.3.7 / randomized complete block design §4.1):
+// e_cr = y_cr − ȳ_c· − ȳ_·r + ȳ··, σ̂² = Σ e² / ((C − 1)(R − 1)).
+struct cleaned {
+  std::vector<std::vector<int>> runs;
+  std::vector<double> means;
+  int rounds = 0;
+  double sigma = std::numeric_limits<double>::quiet_NaN();
+  double df = 0.0;
+};
+
+cleaned clean(const design& d, const std::vector<std::vector<double>>& y) {
+  if (y.size() != d.runs.size()) {
+    throw std::invalid_argument("error: the matrix has " + std::to_string(y.size()) + " rows for " +
+                                std::to_string(d.runs.size()) + " configurations — one row per design run");
+  }
+  std::vector<std::size_t> used;
+  std::size_t width = 0;
+  for (std::size_t c = 0; c < y.size(); ++c) {
+    bool any = false;
+    for (double v : y[c]) any = any || !std::isnan(v);
+    if (any) used.push_back(c);
+    width = std::max(width, y[c].size());
+  }
+  std::vector<std::size_t> kept_rounds;
+  for (std::size_t r = 0; r < width; ++r) {
+    bool complete = true;
+    for (std::size_t c : used) complete = complete && r < y[c].size() && !std::isnan(y[c][r]);
+    if (complete) kept_rounds.push_back(r);
+  }
+  cleaned out;
+  out.rounds = static_cast<int>(kept_rounds.size());
+  if (kept_rounds.empty()) {
+    throw std::invalid_argument("error: no round has a value for every configuration — rerun the failed samples");
+  }
+  const double rr = static_cast<double>(kept_rounds.size());
+  std::vector<double> round_mean(kept_rounds.size(), 0.0);
+  double grand = 0.0;
+  for (std::size_t c : used) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < kept_rounds.size(); ++i) {
+      sum += y[c][kept_rounds[i]];
+      round_mean[i] += y[c][kept_rounds[i]] / static_cast<double>(used.size());
+    }
+    out.runs.push_back(d.runs[c]);
+    out.means.push_back(sum / rr);
+    grand += sum / rr / static_cast<double>(used.size());
+  }
+  if (kept_rounds.size() >= 2 && used.size() >= 2) {
+    double ss = 0.0;
+    for (std::size_t u = 0; u < used.size(); ++u) {
+      for (std::size_t i = 0; i < kept_rounds.size(); ++i) {
+        const double e = y[used[u]][kept_rounds[i]] - out.means[u] - round_mean[i] + grand;
+        ss += e * e;
+      }
+    }
+    out.df = (static_cast<double>(used.size()) - 1.0) * (rr - 1.0);
+    out.sigma = std::sqrt(ss / out.df);
+  }
+  return out;
+}
+
+double column(const std::vector<int>& run, const std::vector<int>& term, bool plus_minus) {
+  double v = 1.0;
+  for (int j : term) {
+    const int z = run.at(static_cast<std::size_t>(j));
+    v *= plus_minus ? 2.0 * z - 1.0 : z;
+  }
+  return v;
+}
+
+// Fits intercept + terms in the chosen coding; `scale` multiplies coefficients (2 turns a ±1
+// regression coefficient into the effect E, the high-minus-low difference).
+std::vector<term_effect> fit(const cleaned& m, const std::vector<std::vector<int>>& terms, bool plus_minus,
+                             double scale, double confidence) {
+  std::vector<std::vector<double>> x;
+  for (const std::vector<int>& run : m.runs) {
+    std::vector<double> row{1.0};
+    for (const std::vector<int>& t : terms) row.push_back(column(run, t, plus_minus));
+    x.push_back(std::move(row));
+  }
+  const ls_fit f = least_squares(x, m.means);
+  std::vector<term_effect> out;
+  std::vector<double> p;
+  const bool have_se = std::isfinite(m.sigma) && m.df > 0.0;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    term_effect e;
+    e.factors = terms[i];
+    e.estimate = scale * f.coef[i + 1];
+    // Cov(β̂) = σ²/R · (XᵀX)⁻¹ because each configuration mean averages R rounds.
+    e.se = have_se ? scale * m.sigma * std::sqrt(f.xtx_inverse[i + 1][i + 1] / m.rounds)
+                   : std::numeric_limits<double>::quiet_NaN();
+    e.ci_low = -inf;
+    e.ci_high = inf;
+    if (have_se && e.se > 0.0) {
+      const boost::math::students_t dist(m.df);
+      const double q = boost::math::quantile(boost::math::complement(dist, (1.0 - confidence) / 2.0));
+      e.t = e.estimate / e.se;
+      e.p_value = 2.0 * boost::math::cdf(boost::math::complement(dist, std::abs(e.t)));
+      e.ci_low = e.estimate - q * e.se;
+      e.ci_high = e.estimate + q * e.se;
+    } else if (have_se) {  // σ̂ = 0: every round agrees exactly
+      e.ci_low = e.ci_high = e.estimate;
+      e.p_value = e.estimate != 0.0 ? 0.0 : 1.0;
+    }
+    p.push_back(e.p_value);
+    out.push_back(std::move(e));
+  }
+  const std::vector<double> adjusted = stats::holm_adjust(p);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].p_adjusted = adjusted[i];
+  return out;
+}
+
+std::vector<std::vector<int>> default_terms(const design& d) {
+  std::vector<std::vector<int>> terms;
+  for (int j = 0; j < d.k; ++j) terms.push_back({j});
+  if (d.kind != "oat") {
+    for (int i = 0; i < d.k; ++i) {
+      for (int j = i + 1; j < d.k; ++j) terms.push_back({i, j});
+    }
+  }
+  return terms;
+}
+
+}  // namespace
+
+factorial_analysis analyze_factorial(const design& d, const std::vector<std::vector<double>>& y, double confidence) {
+  const cleaned m = clean(d, y);
+  const std::vector<std::vector<int>> terms = default_terms(d);
+  factorial_analysis out;
+  out.configs = static_cast<int>(m.runs.size());
+  out.rounds = m.rounds;
+  out.sigma = m.sigma;
+  out.df = m.df;
+  out.effects = fit(m, terms, true, 2.0, confidence);
+  out.attribution = fit(m, terms, false, 1.0, confidence);
+  return out;
+}
+
+std::vector<term_effect> fit_terms(const design& d, const std::vector<std::vector<double>>& y,
+                                   const std::vector<std::vector<int>>& terms, double confidence) {
+  return fit(clean(d, y), terms, false, 1.0, confidence);
+}
+
+double predict(const std::vector<term_effect>& attribution, const std::vector<int>& config) {
+  double sum = 0.0;
+  for (const term_effect& e : attribution) sum += column(config, e.factors, false) * e.estimate;
+  return sum;
+}
+
+}  // namespace abtest::search

@@ -1,0 +1,26 @@
+// The memoising search session over an oracle.
+#include "harness/search/oracle.hpp"
+
+namespace abtest::search {
+
+const comparison& search_session::ask(const levels& from, const levels& to, double margin) {
+  const auto key = std::make_tuple(variant_key(toggles_, from), variant_key(toggles_, to), margin);
+  if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
+  comparison c;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    c = oracle_.compare(from, to, comparison_request{margin, attempt});
+    ++comparisons_;
+    runs_ += c.runs;
+    rounds_ += c.rounds;
+    if (c.verdict != stats::verdict::inconclusive) break;
+  }
+  return memo_.emplace(key, c).first->second;
+}
+
+matrix_result search_session::run_matrix(const std::vector<levels>& configs, int rounds) {
+  matrix_result m = oracle_.run_matrix(configs, rounds);
+  runs_ += m.runs;
+  return m;
+}
+
+}  // namespace abtest::search

@@ -1,0 +1,69 @@
+// The search's view of measurement: an abstract oracle (real runs or a simulation) and a memoising session.
+#pragma once
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "harness/search/toggle_spec.hpp"
+#include "harness/stats/estimate.hpp"
+#include "harness/stats/verdict.hpp"
+
+namespace abtest::search {
+
+struct comparison_request {
+  double margin = stats::default_margin;  // the practical margin δ the verdict uses
+  int attempt = 0;  // 0 the first time; 1 when asked again after INCONCLUSIVE: spend more rounds
+};
+
+// One A/B of `to` (candidate) against `from` (baseline) on the search's metric.
+struct comparison {
+  stats::verdict verdict = stats::verdict::inconclusive;
+  stats::log_estimate estimate;  // ln(to / from) with its CI
+  int rounds = 0;
+  int runs = 0;  // benchmark invocations spent, warm-ups included
+};
+
+struct matrix_result {
+  std::vector<std::vector<double>> log_values;  // [config][round] = ln value, NaN when the sample failed
+  int runs = 0;
+};
+
+// What the integrator implements over the builder + executor + database (or the simulator does):
+// the oracle owns the measurement protocol (rounds, RMIT order, adaptive stopping, checks). It answers
+// for one metric, fixed at construction. A variant that cannot be built compares as INCONCLUSIVE with
+// no CI and yields a NaN row in a matrix.
+class oracle {
+ public:
+  virtual ~oracle() = default;
+  virtual comparison compare(const levels& from, const levels& to, const comparison_request& request) = 0;
+  virtual matrix_result run_matrix(const std::vector<levels>& configs, int rounds) = 0;
+};
+
+// A search's access to the oracle: memoises comparisons by canonical variant keys, asks once more
+// (attempt 1) after an INCONCLUSIVE, and counts comparisons and runs spent.
+class search_session {
+ public:
+  search_session(oracle& o, std::vector<toggle_spec> toggles) : oracle_(o), toggles_(std::move(toggles)) {}
+
+  // The final answer for from → to under `margin` (memoised per pair and margin).
+  const comparison& ask(const levels& from, const levels& to, double margin);
+  matrix_result run_matrix(const std::vector<levels>& configs, int rounds);
+
+  int comparisons() const { return comparisons_; }  // oracle calls, retries included
+  int runs() const { return runs_; }
+  int rounds() const { return rounds_; }  // rounds spent in comparisons (matrix rounds not included)
+  const std::vector<toggle_spec>& toggles() const { return toggles_; }
+
+ private:
+  oracle& oracle_;
+  std::vector<toggle_spec> toggles_;
+  std::map<std::tuple<std::string, std::string, double>, comparison> memo_;
+  int comparisons_ = 0;
+  int runs_ = 0;
+  int rounds_ = 0;
+};
+
+}  // namespace abtest::search

@@ -1,0 +1,58 @@
+// Toggle bisection: which toggles (and pairs) make `to` slower or faster than `from` (DESIGN §7, §9).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/search/effects.hpp"
+#include "harness/search/oracle.hpp"
+#include "harness/search/toggle_spec.hpp"
+
+namespace abtest::search {
+
+struct search_options {
+  double margin = stats::default_margin;  // culprits must exceed ln(1 + margin)
+  // Margin of the group-testing comparisons: "is this subset at least this much slower?" The smallest
+  // culprit worth finding; twice the reporting margin keeps an A/A half decidable (SAME) in ~30-50
+  // rounds at 2% noise instead of never.
+  double search_margin = 0.02;
+  double alpha = 0.05;         // family-wise level of the factorial screen (Holm)
+  int matrix_rounds = 6;       // RMIT rounds of the factorial matrix
+  int factorial_limit = 6;     // k ≤ this → factorial (full for k ≤ 4, resolution ≥ V fraction above)
+  bool confirm = true;         // run the two confirmation A/Bs per culprit
+  std::vector<std::string> exclude;  // toggle ids left out (inert on this host, failed builds)
+};
+
+struct culprit {
+  std::vector<std::string> toggles;  // factor names as in variant keys, sorted: {"A1=4"}, {"A1=4", "A2"}
+  double effect = 0.0;               // ln ratio attributed to the term (0/1 coding)
+  double ci_low = 0.0;
+  double ci_high = 0.0;
+  // The two A/Bs of DESIGN §7: to vs to−C is not in the culprit's direction, and from+C vs from is.
+  std::optional<bool> confirmed;     // empty when confirmations were not run
+};
+
+struct bisect_report {
+  std::string from_key;
+  std::string to_key;
+  comparison overall;                // to vs from
+  std::string method;                // "factorial full 2^3", "factorial 2^(5-1) E=ABCD", "group testing", "none"
+  std::vector<culprit> culprits;
+  std::vector<std::string> skipped;  // excluded toggles, then toggles the search could not resolve
+  int comparisons = 0;               // oracle A/B calls, retries and confirmations included
+  int runs = 0;                      // benchmark invocations spent, matrix included
+  long long full_matrix_runs = 0;    // 2^k configurations at the same number of rounds
+  std::optional<factorial_analysis> analysis;  // the screen, on the factorial path
+};
+
+// Compares `to` with `from`, then attributes the difference to toggles: k ≤ factorial_limit → a
+// factorial matrix (main effects and pairs screened with Holm in ±1 coding, the active terms — with
+// the main effects of active pairs, by effect heredity (Hamada & Wu 1992) — re-fitted in 0/1 coding;
+// a culprit is a re-fitted term significant after Holm and larger than the margin); beyond that,
+// adaptive group testing when the overall verdict is SLOWER or FASTER (see group_search.hpp). Then
+// the confirmation A/Bs. Throws std::invalid_argument on unknown toggles or levels.
+bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,
+                             const search_options& options = {});
+
+}  // namespace abtest::search
