@@ -1,0 +1,69 @@
+// The Groth16 prover for a batch of partitions: H by NTTs, the five MSMs, randomizers (A4, D4).
+//
+//   std::vector<zk::groth16::assignment_view> views = {zk::groth16::view_of(pa)};
+//   zk::groth16::prover_timings t;
+//   auto proofs = zk::groth16::prove_batch(params, views, rng, {}, &t);  // toggles' defaults
+#pragma once
+
+#include <cstddef>
+#include <random>
+#include <span>
+#include <vector>
+
+#include "ff/fr.hpp"
+#include "groth16/parameters.hpp"
+#include "groth16/proof.hpp"
+#include "msm/window.hpp"
+#include "r1cs/density_tracker.hpp"
+
+namespace zk::groth16 {
+
+// How a batch's B_G2 MSMs run (toggle A4).
+enum class bg2_mode {
+  sequential,  // A4 off: one after another, each with the whole thread pool
+  parallel,    // A4 on: one single-threaded Pippenger per partition, side by side, while the
+               // other MSMs run on the pool (oversubscribing the cores, as the real change did)
+};
+// The build's default, from ABTEST_A4_PARALLEL_BG2 (abtest/toggles/a4.hpp).
+bg2_mode default_bg2_mode();
+const char* to_string(bg2_mode mode);
+
+// What the prover reads of one synthesized partition (a proving_assignment of any A1 level).
+struct assignment_view {
+  std::span<const fr> a, b, c;
+  std::span<const fr> inputs, aux;
+  const r1cs::density_tracker* a_aux_density;
+  const r1cs::density_tracker* b_input_density;
+  const r1cs::density_tracker* b_aux_density;
+};
+
+template <class ProvingAssignment>
+assignment_view view_of(const ProvingAssignment& pa) {
+  return {pa.a, pa.b, pa.c, pa.input_assignment, pa.aux_assignment,
+          &pa.a_aux_density, &pa.b_input_density, &pa.b_aux_density};
+}
+
+struct prover_options {
+  msm_window_policy window = default_msm_window_policy();
+  bg2_mode bg2 = default_bg2_mode();
+  unsigned nthreads = 0;  // 0 = all cores
+};
+
+// Seconds per phase, summed over the batch. With bg2_mode::parallel the B_G2 MSMs overlap the
+// others, and msm_b_g2_s is the wall time from their launch to the last one's end.
+struct prover_timings {
+  double ntt_s = 0, msm_a_s = 0, msm_b_g1_s = 0, msm_b_g2_s = 0, msm_l_s = 0, msm_h_s = 0;
+  unsigned wbits_h = 0, wbits_l = 0, wbits_a = 0, wbits_b = 0;  // the windows that ran
+};
+
+// One proof per partition; r and s drawn from `rng`. Throws std::invalid_argument when an
+// assignment does not match the parameters (other circuit, or not synthesized the same way).
+std::vector<proof> prove_batch(const parameters& params, std::span<const assignment_view> partitions,
+                               std::mt19937_64& rng, const prover_options& opt = {},
+                               prover_timings* timings = nullptr);
+
+// The quotient H(X) = (A(X)·B(X) − C(X))/Z(X): its n − 1 coefficients, by iNTT, coset NTT,
+// division by Z = gⁿ − 1 on the coset, coset iNTT (bellman's FFT route).
+std::vector<fr> compute_h(const assignment_view& w, size_t domain_size, unsigned nthreads = 0);
+
+}  // namespace zk::groth16
