@@ -24,6 +24,23 @@ constexpr std::array<std::string_view, 22> read_only_pragmas{
     "pragma_list",      "quick_check",    "schema_version",    "table_info",        "table_list",
     "table_xinfo",      "user_version"};
 
+/// Names of the other actions the authorizer refuses, for the error message.
+std::string action_name(int action) {
+  switch (action) {
+    case SQLITE_CREATE_TABLE: case SQLITE_CREATE_TEMP_TABLE: return "CREATE TABLE";
+    case SQLITE_CREATE_INDEX: case SQLITE_CREATE_TEMP_INDEX: return "CREATE INDEX";
+    case SQLITE_CREATE_VIEW: case SQLITE_CREATE_TEMP_VIEW: return "CREATE VIEW";
+    case SQLITE_CREATE_TRIGGER: case SQLITE_CREATE_TEMP_TRIGGER: return "CREATE TRIGGER";
+    case SQLITE_DROP_TABLE: case SQLITE_DROP_TEMP_TABLE: return "DROP TABLE";
+    case SQLITE_DROP_INDEX: case SQLITE_DROP_TEMP_INDEX: return "DROP INDEX";
+    case SQLITE_DROP_VIEW: case SQLITE_DROP_TEMP_VIEW: return "DROP VIEW";
+    case SQLITE_DROP_TRIGGER: case SQLITE_DROP_TEMP_TRIGGER: return "DROP TRIGGER";
+    case SQLITE_ALTER_TABLE: return "ALTER TABLE";
+    case SQLITE_TRANSACTION: case SQLITE_SAVEPOINT: return "transaction control";
+    default: return "a statement that changes the database (authorizer action " + std::to_string(action) + ")";
+  }
+}
+
 struct authorizer_state {
   std::string refused;  ///< what the authorizer refused, for the error message
 };
@@ -51,7 +68,10 @@ int authorize(void* user, int action, const char* arg1, const char* arg2, const 
     case SQLITE_RECURSIVE:
       return SQLITE_OK;
     case SQLITE_FUNCTION:
-      if (arg2 && std::string_view(arg2) == "load_extension") break;
+      if (arg2 && std::string_view(arg2) == "load_extension") {
+        state.refused = "load_extension()";
+        return SQLITE_DENY;
+      }
       return SQLITE_OK;
     case SQLITE_PRAGMA:
       if (is_read_only_pragma(arg1, arg2)) return SQLITE_OK;
@@ -65,8 +85,7 @@ int authorize(void* user, int action, const char* arg1, const char* arg2, const 
     default:
       break;
   }
-  if (state.refused.empty()) state.refused = "a statement that changes the database (authorizer action " +
-                                             std::to_string(action) + ")";
+  if (state.refused.empty()) state.refused = action_name(action);
   return SQLITE_DENY;
 }
 
@@ -84,7 +103,8 @@ query_result read_only_query(const std::filesystem::path& path, std::string_view
   try {
     q.emplace(db, sql);
   } catch (const error& e) {
-    if (e.primary_code() == SQLITE_AUTH && !state.refused.empty()) throw refuse(state.refused);
+    // A denial surfaces as SQLITE_AUTH, or as SQLITE_SCHEMA / SQLITE_ERROR for some statements.
+    if (!state.refused.empty()) throw refuse(state.refused);
     throw;
   }
   if (!q->read_only()) throw refuse("a statement that writes");
