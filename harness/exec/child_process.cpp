@@ -219,7 +219,7 @@ std::optional<child_process> child_process::start(const spawn_options& options, 
   child.out_ = std::move(out_read);
   child.err_ = std::move(err_read);
   child.pidfd_.reset(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-  if (options.hardware_counters) child.counters_.attach(pid);
+  if (!options.counters.empty()) child.counters_.attach(pid, options.counters);
 
   const std::uint64_t one = 1;
   [[maybe_unused]] auto written = ::write(go.get(), &one, sizeof one);

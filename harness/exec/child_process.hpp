@@ -22,7 +22,8 @@ struct spawn_options {
   std::filesystem::path working_dir;          // empty: the harness's current directory
   std::map<std::string, std::string> env;     // added to, or replacing in, the harness's environment
   std::vector<int> cpus;                      // CPU affinity of the child; empty: inherit
-  bool hardware_counters = true;              // try perf_event_open on the child
+  // perf events counted on the child from its execve; empty: none.
+  std::vector<perf_event_spec> counters{hardware_events().begin(), hardware_events().end()};
 };
 
 // A started child. It leads its own process group (setpgid), so that signal_group reaches every

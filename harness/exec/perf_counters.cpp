@@ -14,21 +14,11 @@
 namespace abtest::exec {
 
 namespace {
-struct counter_spec {
-  const char* name;
-  std::uint64_t config;
-};
-constexpr counter_spec specs[] = {
-    {"instructions", PERF_COUNT_HW_INSTRUCTIONS},
-    {"cycles", PERF_COUNT_HW_CPU_CYCLES},
-    {"cache_misses", PERF_COUNT_HW_CACHE_MISSES},
-};
-
-int open_counter(pid_t pid, std::uint64_t config) {
+int open_counter(pid_t pid, const perf_event_spec& spec) {
   perf_event_attr attr{};
   attr.size = sizeof attr;
-  attr.type = PERF_TYPE_HARDWARE;
-  attr.config = config;
+  attr.type = spec.type;
+  attr.config = spec.config;
   attr.disabled = 1;
   attr.enable_on_exec = 1;
   attr.inherit = 1;
@@ -41,12 +31,21 @@ int open_counter(pid_t pid, std::uint64_t config) {
 }
 }  // namespace
 
-bool perf_counters::attach(pid_t pid) {
+std::span<const perf_event_spec> hardware_events() {
+  static const perf_event_spec events[] = {
+      {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+      {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+      {"cache_misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+  };
+  return events;
+}
+
+bool perf_counters::attach(pid_t pid, std::span<const perf_event_spec> events) {
   counters_.clear();
   reason_.clear();
   int first_errno = 0;
-  for (const auto& spec : specs) {
-    const int fd = open_counter(pid, spec.config);
+  for (const auto& spec : events) {
+    const int fd = open_counter(pid, spec);
     if (fd >= 0) {
       counters_.push_back({spec.name, unique_fd(fd)});
     } else if (first_errno == 0) {

@@ -56,7 +56,7 @@ process_result run_process(const process_options& options) {
   spawn.argv = options.argv;
   spawn.working_dir = options.working_dir;
   spawn.env = options.env;
-  spawn.hardware_counters = options.hardware_counters;
+  if (!options.hardware_counters) spawn.counters.clear();
   if (!options.pin.empty()) {
     cpu_list_result cpus = parse_cpu_list(options.pin);
     if (!cpus.error.empty()) {
