@@ -17,11 +17,12 @@ check_report check(const std::filesystem::path& path) {
     if (integrity.column_text(0) != "ok") report.integrity_problems.push_back(integrity.column_text(0));
 
   statement foreign_keys{db, "PRAGMA foreign_key_check"};
-  while (foreign_keys.step())
-    report.foreign_key_problems.push_back(foreign_keys.column_text(0) + " row " +
-                                          (foreign_keys.column_is_null(1) ? std::string("?")
-                                                                          : std::to_string(foreign_keys.column_int64(1))) +
-                                          " → missing " + foreign_keys.column_text(2));
+  while (foreign_keys.step()) {
+    // WITHOUT ROWID tables report a NULL rowid.
+    const std::string row = foreign_keys.column_is_null(1) ? "?" : std::to_string(foreign_keys.column_int64(1));
+    report.foreign_key_problems.push_back(foreign_keys.column_text(0) + " row " + row + " → missing " +
+                                          foreign_keys.column_text(2));
+  }
   return report;
 }
 

@@ -96,7 +96,8 @@ query_result read_only_query(const std::filesystem::path& path, std::string_view
   authorizer_state state;
   sqlite3_set_authorizer(db.native_handle(), authorize, &state);
   auto refuse = [&](const std::string& what) -> error {
-    return error(SQLITE_AUTH, "query refused: " + what + " — abtest query only reads; use `abtest db` to change the file",
+    return error(SQLITE_AUTH,
+                 "query refused: " + what + " — abtest query only reads; use `abtest db` to change the file",
                  std::string(sql));
   };
   std::optional<statement> q;

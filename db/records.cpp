@@ -35,10 +35,11 @@ constexpr spellings<verdict_kind, 5> verdict_kind_names{{{verdict_kind::slower, 
                                                          {verdict_kind::same, "same"},
                                                          {verdict_kind::inconclusive, "inconclusive"},
                                                          {verdict_kind::invalid, "invalid"}}};
-constexpr spellings<changepoint_state, 4> changepoint_state_names{{{changepoint_state::new_, "new"},
-                                                                   {changepoint_state::acknowledged, "acknowledged"},
-                                                                   {changepoint_state::fixed, "fixed"},
-                                                                   {changepoint_state::false_positive, "false_positive"}}};
+constexpr spellings<changepoint_state, 4> changepoint_state_names{
+    {{changepoint_state::new_, "new"},
+     {changepoint_state::acknowledged, "acknowledged"},
+     {changepoint_state::fixed, "fixed"},
+     {changepoint_state::false_positive, "false_positive"}}};
 
 template <class E, std::size_t N>
 std::string_view name_of(const spellings<E, N>& names, E v) {
@@ -71,7 +72,9 @@ std::string_view to_string(changepoint_state v) { return name_of(changepoint_sta
 template <>
 build_status parse<build_status>(std::string_view t) { return value_of(build_status_names, t, "build status"); }
 template <>
-experiment_kind parse<experiment_kind>(std::string_view t) { return value_of(experiment_kind_names, t, "experiment kind"); }
+experiment_kind parse<experiment_kind>(std::string_view t) {
+  return value_of(experiment_kind_names, t, "experiment kind");
+}
 template <>
 experiment_status parse<experiment_status>(std::string_view t) {
   return value_of(experiment_status_names, t, "experiment status");

@@ -23,7 +23,8 @@ TEST(ids, uuids_are_version_4_and_distinct) {
 TEST(ids, experiment_ids_carry_kind_and_utc_time) {
   const time_point t = std::chrono::sys_days{std::chrono::year{2026} / 12 / 2} + std::chrono::hours(15) +
                        std::chrono::minutes(45) + std::chrono::seconds(1);
-  EXPECT_TRUE(std::regex_match(new_experiment_id(experiment_kind::run, t), std::regex{"r-20261202-154501-[0-9a-f]{4}"}));
+  const std::regex run_id{"r-20261202-154501-[0-9a-f]{4}"};
+  EXPECT_TRUE(std::regex_match(new_experiment_id(experiment_kind::run, t), run_id));
   EXPECT_EQ(new_experiment_id(experiment_kind::noise_floor, t).substr(0, 2), "f-");
   EXPECT_EQ(new_experiment_id(experiment_kind::nightly, t).substr(0, 2), "n-");
   EXPECT_EQ(new_experiment_id(experiment_kind::check, t).substr(0, 2), "c-");

@@ -76,7 +76,7 @@ TEST_F(analysis_test, replace_verdicts_replaces_the_whole_set) {
 TEST_F(analysis_test, a_failing_replacement_keeps_the_old_verdicts) {
   std::vector<verdict_record> first{make_verdict("proof.total_s", verdict_kind::slower, 1)};
   store_.replace_verdicts("r-1", first);
-  std::vector<verdict_record> duplicate{make_verdict("a_s", verdict_kind::same, 2), make_verdict("a_s", verdict_kind::same, 2)};
+  std::vector<verdict_record> duplicate(2, make_verdict("a_s", verdict_kind::same, 2));
   EXPECT_THROW(store_.replace_verdicts("r-1", duplicate), error);
   auto read = store_.list_verdicts("r-1");
   ASSERT_EQ(read.size(), 1u);
@@ -162,7 +162,8 @@ TEST_F(analysis_test, references_upsert_on_label_params_and_metric) {
 TEST_F(analysis_test, series_has_one_median_per_experiment_from_measured_successful_samples) {
   // r-1: candidate values 4, 1, 3 (median 3); warm-up and failed samples must not count.
   int round = 0;
-  for (double v : {4.0, 1.0, 3.0}) store_.insert_sample(make_sample("r-1", machine_, 1, round++, {{"proof.total_s", v}}));
+  for (double v : {4.0, 1.0, 3.0})
+    store_.insert_sample(make_sample("r-1", machine_, 1, round++, {{"proof.total_s", v}}));
   auto warmup = make_sample("r-1", machine_, 1, 0, {{"proof.total_s", 100.0}});
   warmup.warmup = true;
   store_.insert_sample(warmup);
@@ -174,7 +175,8 @@ TEST_F(analysis_test, series_has_one_median_per_experiment_from_measured_success
   nightly.kind = experiment_kind::nightly;
   store_.create_experiment(nightly);
   round = 0;
-  for (double v : {20.0, 1.0, 10.0, 2.0}) store_.insert_sample(make_sample("n-2", machine_, 1, round++, {{"proof.total_s", v}}));
+  for (double v : {20.0, 1.0, 10.0, 2.0})
+    store_.insert_sample(make_sample("n-2", machine_, 1, round++, {{"proof.total_s", v}}));
 
   auto points = store_.series("A1=4+B1", "proof.total_s");
   ASSERT_EQ(points.size(), 2u);
