@@ -2,6 +2,8 @@
 #include "harness/search/group_search.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 
 namespace abtest::search {
 
@@ -12,50 +14,70 @@ enum class outcome { bad, good, unknown };
 class searcher {
  public:
   searcher(search_session& s, const levels& from, const std::vector<factor>& factors, stats::verdict direction,
-           double margin)
-      : session_(s), from_(from), factors_(factors), direction_(direction), margin_(margin) {}
+           double margin, double alpha)
+      : session_(s), from_(from), factors_(factors), direction_(direction), band_(std::log1p(margin)) {
+    how_.margin = margin;
+    how_.alpha = alpha;
+    how_.settled = [this](const comparison& c) { return classify(c) != outcome::unknown; };
+  }
+
+  outcome classify(const comparison& c) const {
+    if (c.verdict == direction_) return outcome::bad;
+    if (c.verdict == stats::verdict::invalid || !c.estimate.has_ci) return outcome::unknown;
+    if (c.verdict != stats::verdict::inconclusive) return outcome::good;
+    // INCONCLUSIVE, but the always-valid CI already rules out a material effect in the searched
+    // direction: the subset holds no culprit worth finding.
+    const bool excluded = direction_ == stats::verdict::slower ? c.estimate.ci_high < band_ : c.estimate.ci_low > -band_;
+    return excluded ? outcome::good : outcome::unknown;
+  }
 
   std::pair<outcome, const comparison*> test(const std::vector<int>& subset) {
     std::vector<int> coding(factors_.size(), 0);
     for (int j : subset) coding[static_cast<std::size_t>(j)] = 1;
-    const comparison& c = session_.ask(from_, apply(from_, factors_, coding), margin_);
-    if (c.verdict == direction_) return {outcome::bad, &c};
-    if (c.verdict == stats::verdict::inconclusive || c.verdict == stats::verdict::invalid) return {outcome::unknown, &c};
-    return {outcome::good, &c};
+    const comparison& c = session_.ask(from_, apply(from_, factors_, coding), how_);
+    return {classify(c), &c};
   }
 
   // Minimal sets within `set` that, with `context` on, reproduce the effect. `known` says whether
-  // set ∪ context was measured bad (true) or only inferred.
-  std::vector<group_culprit> search(const std::vector<int>& set, const std::vector<int>& context, bool known,
-                                    const comparison* evidence) {
+  // set ∪ context was measured bad; when it was only inferred (its sibling measured good) and the
+  // inference fails below, the result is nullopt and the nearest measured ancestor sorts it out.
+  std::optional<std::vector<group_culprit>> search(const std::vector<int>& set, const std::vector<int>& context,
+                                                   bool known, const comparison* evidence) {
     if (set.size() == 1) {
       if (!known) {
-        unresolved_.push_back(set.front());
-        return {};
+        const auto [o, e] = test(join(set, context));
+        if (o != outcome::bad) return std::nullopt;
+        evidence = e;
       }
-      return {group_culprit{{set.front()}, *evidence}};
+      return std::vector<group_culprit>{group_culprit{{set.front()}, *evidence}};
     }
     const auto mid = set.begin() + static_cast<std::ptrdiff_t>(set.size() / 2);
     const std::vector<int> h1(set.begin(), mid);
     const std::vector<int> h2(mid, set.end());
     const auto [a, ea] = test(join(h1, context));
-    const auto [b, eb] = test(join(h2, context));
-    std::vector<group_culprit> found;
-    const auto descend = [&](const std::vector<int>& half, bool half_known, const comparison* e) {
-      for (group_culprit& g : search(half, context, half_known, e)) found.push_back(std::move(g));
-    };
-    if (a == outcome::bad || b == outcome::bad) {
-      if (a == outcome::bad) descend(h1, true, ea);
-      if (b == outcome::bad) descend(h2, true, eb);
-      if (a == outcome::unknown) mark(h1);
-      if (b == outcome::unknown) mark(h2);
-    } else if (a == outcome::good && b == outcome::good) {
-      found = interaction(h1, h2, context);
-    } else {  // no half measured bad, at least one unknown: the unknown halves are the only candidates
-      if (a == outcome::unknown) descend(h1, false, ea);
-      if (b == outcome::unknown) descend(h2, false, eb);
+    if (a == outcome::bad) {
+      std::vector<group_culprit> found = search(h1, context, true, ea).value_or(std::vector<group_culprit>{});
+      const auto [b, eb] = test(join(h2, context));
+      if (b == outcome::bad) {
+        const std::vector<group_culprit> more = search(h2, context, true, eb).value_or(std::vector<group_culprit>{});
+        found.insert(found.end(), more.begin(), more.end());
+      } else if (b == outcome::unknown) {
+        mark(h2);
+      }
+      return found;
     }
-    return found;
+    // H1 is not bad: if set ∪ context is, H2 must be, unless the effect needs both (an interaction).
+    // Infer it and save a comparison; the leaves are always measured, which checks the inference.
+    if (auto inferred = search(h2, context, false, nullptr)) {
+      if (a == outcome::unknown) mark(h1);
+      return inferred;
+    }
+    if (!known) return std::nullopt;
+    const auto [b, eb] = test(join(h2, context));
+    if (b == outcome::bad) return search(h2, context, true, eb);
+    if (a == outcome::good && b == outcome::good) return interaction(h1, h2, context);
+    mark(set);
+    return std::vector<group_culprit>{};
   }
 
   const std::vector<int>& unresolved() const { return unresolved_; }
@@ -65,10 +87,11 @@ class searcher {
   std::vector<group_culprit> interaction(const std::vector<int>& h1, const std::vector<int>& h2,
                                          const std::vector<int>& context) {
     const auto [whole, ew] = test(join(join(h1, h2), context));
-    std::vector<int> a = members(search(h1, join(h2, context), true, ew));
+    std::vector<int> a = members(search(h1, join(h2, context), true, ew).value_or(std::vector<group_culprit>{}));
     if (a.empty()) a = h1;  // unresolved inside h1: keep the whole half as the partner
     const auto [with_a, ewa] = test(join(a, join(h2, context)));
-    std::vector<int> b = members(search(h2, join(a, context), with_a == outcome::bad, ewa));
+    std::vector<int> b =
+        members(search(h2, join(a, context), with_a == outcome::bad, ewa).value_or(std::vector<group_culprit>{}));
     if (b.empty()) b = h2;
     std::vector<int> set = join(a, b);
     std::sort(set.begin(), set.end());
@@ -98,21 +121,22 @@ class searcher {
   const levels& from_;
   const std::vector<factor>& factors_;
   stats::verdict direction_;
-  double margin_;
+  double band_;
+  ask_options how_;
   std::vector<int> unresolved_;
 };
 
 }  // namespace
 
 group_outcome group_search(search_session& session, const levels& from, const std::vector<factor>& factors,
-                           const comparison& overall, double margin) {
+                           const comparison& overall, double margin, double alpha) {
   group_outcome out;
   const stats::verdict direction = overall.verdict;
   if (direction != stats::verdict::slower && direction != stats::verdict::faster) return out;
-  searcher s(session, from, factors, direction, margin);
+  searcher s(session, from, factors, direction, margin, alpha);
   std::vector<int> all(factors.size());
   for (std::size_t j = 0; j < all.size(); ++j) all[j] = static_cast<int>(j);
-  out.culprits = s.search(all, {}, true, &overall);
+  out.culprits = s.search(all, {}, true, &overall).value_or(std::vector<group_culprit>{});
   out.unresolved = s.unresolved();
   std::sort(out.unresolved.begin(), out.unresolved.end());
   out.unresolved.erase(std::unique(out.unresolved.begin(), out.unresolved.end()), out.unresolved.end());

@@ -3,18 +3,22 @@
 
 namespace abtest::search {
 
-const comparison& search_session::ask(const levels& from, const levels& to, double margin) {
-  const auto key = std::make_tuple(variant_key(toggles_, from), variant_key(toggles_, to), margin);
+const comparison& search_session::ask(const levels& from, const levels& to, const ask_options& how) {
+  const auto key = std::make_tuple(variant_key(toggles_, from), variant_key(toggles_, to), how.margin, how.alpha);
   if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
+  return memo_.emplace(key, measure(from, to, how)).first->second;
+}
+
+comparison search_session::measure(const levels& from, const levels& to, const ask_options& how) {
   comparison c;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    c = oracle_.compare(from, to, comparison_request{margin, attempt});
+    c = oracle_.compare(from, to, comparison_request{how.margin, how.alpha, attempt});
     ++comparisons_;
     runs_ += c.runs;
     rounds_ += c.rounds;
-    if (c.verdict != stats::verdict::inconclusive) break;
+    if (how.settled ? how.settled(c) : c.verdict != stats::verdict::inconclusive) break;
   }
-  return memo_.emplace(key, c).first->second;
+  return c;
 }
 
 matrix_result search_session::run_matrix(const std::vector<levels>& configs, int rounds) {

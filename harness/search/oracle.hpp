@@ -1,6 +1,7 @@
 // The search's view of measurement: an abstract oracle (real runs or a simulation) and a memoising session.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -15,7 +16,8 @@ namespace abtest::search {
 
 struct comparison_request {
   double margin = stats::default_margin;  // the practical margin δ the verdict uses
-  int attempt = 0;  // 0 the first time; 1 when asked again after INCONCLUSIVE: spend more rounds
+  double alpha = 0.05;  // error level of the comparison's CI (a search splits its error budget over many)
+  int attempt = 0;      // 0 the first time; 1 when asked again after INCONCLUSIVE: spend more rounds
 };
 
 // One A/B of `to` (candidate) against `from` (baseline) on the search's metric.
@@ -42,14 +44,26 @@ class oracle {
   virtual matrix_result run_matrix(const std::vector<levels>& configs, int rounds) = 0;
 };
 
-// A search's access to the oracle: memoises comparisons by canonical variant keys, asks once more
-// (attempt 1) after an INCONCLUSIVE, and counts comparisons and runs spent.
+// How a search asks: margin and error level of the comparison, and when an answer is final. An
+// answer that is not settled is asked once more (attempt 1, more rounds); without a `settled`
+// predicate, anything but INCONCLUSIVE is settled.
+struct ask_options {
+  double margin = stats::default_margin;
+  double alpha = 0.05;
+  std::function<bool(const comparison&)> settled;
+};
+
+// A search's access to the oracle: memoises comparisons by canonical variant keys, asks again when an
+// answer is not settled, and counts comparisons and runs spent.
 class search_session {
  public:
   search_session(oracle& o, std::vector<toggle_spec> toggles) : oracle_(o), toggles_(std::move(toggles)) {}
 
-  // The final answer for from → to under `margin` (memoised per pair and margin).
-  const comparison& ask(const levels& from, const levels& to, double margin);
+  // The answer for from → to (memoised per pair, margin and α).
+  const comparison& ask(const levels& from, const levels& to, const ask_options& how);
+  // A fresh measurement, neither read from nor stored in the memo: for confirmations, which must not
+  // reuse the evidence that produced the claim they check.
+  comparison measure(const levels& from, const levels& to, const ask_options& how);
   matrix_result run_matrix(const std::vector<levels>& configs, int rounds);
 
   int comparisons() const { return comparisons_; }  // oracle calls, retries included
@@ -60,7 +74,7 @@ class search_session {
  private:
   oracle& oracle_;
   std::vector<toggle_spec> toggles_;
-  std::map<std::tuple<std::string, std::string, double>, comparison> memo_;
+  std::map<std::tuple<std::string, std::string, double, double>, comparison> memo_;
   int comparisons_ = 0;
   int runs_ = 0;
   int rounds_ = 0;

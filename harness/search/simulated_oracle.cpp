@@ -13,6 +13,7 @@ simulated_oracle::simulated_oracle(const scenario& s, std::string metric, std::u
 comparison simulated_oracle::compare(const levels& from, const levels& to, const comparison_request& request) {
   stats::sequential_options o = options_.first;
   o.margin = request.margin;
+  o.alpha = request.alpha;
   if (request.attempt > 0) o.max_rounds = options_.retry_max_rounds;
   stats::adaptive_monitor monitor(o);
   while (!monitor.should_stop()) {

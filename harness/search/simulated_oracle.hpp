@@ -17,8 +17,8 @@ struct simulated_oracle_options {
   int retry_max_rounds = 100;  // attempt ≥ 1 continues the same comparison up to this many rounds
 };
 
-// compare(): paired rounds through an adaptive_monitor (always-valid CI, stop when decisive under the
-// request's margin); an attempt ≥ 1 re-runs with max_rounds = retry_max_rounds.
+// compare(): paired rounds through an adaptive_monitor (always-valid CI at the request's α, stop when
+// decisive under the request's margin); an attempt ≥ 1 re-runs with max_rounds = retry_max_rounds.
 // run_matrix(): every configuration once per round. Rounds are numbered across the oracle's life, so a
 // scenario's drift keeps accumulating as it would on a real machine.
 class simulated_oracle : public oracle {

@@ -18,21 +18,25 @@ std::vector<std::string> names(const std::vector<factor>& factors, const std::ve
   return out;
 }
 
-// DESIGN §7: to vs to − C must not move in the culprit's direction, and from + C vs from must.
-bool confirm(search_session& session, const levels& from, const levels& to, const std::vector<factor>& factors,
-             const std::vector<int>& members, double effect, double margin) {
+// DESIGN §7: to vs to − C must not move in the culprit's direction (measured afresh), and from + C vs
+// from must (`added`).
+bool confirm(search_session& session, const levels& to, const std::vector<factor>& factors,
+             const std::vector<int>& members, double effect, const comparison& added, const ask_options& how) {
   const stats::verdict direction = effect > 0.0 ? stats::verdict::slower : stats::verdict::faster;
   levels without = to;
-  levels with = from;
   for (int j : members) {
     const factor& f = factors[static_cast<std::size_t>(j)];
     without[f.toggle] = f.low;
-    with[f.toggle] = f.high;
   }
-  const comparison& removed = session.ask(to, without, margin);
-  const comparison& added = session.ask(from, with, margin);
+  const comparison removed = session.measure(to, without, how);
   return removed.verdict != direction && removed.verdict != stats::verdict::inconclusive &&
          added.verdict == direction;
+}
+
+levels with_members(const levels& from, const std::vector<factor>& factors, const std::vector<int>& members) {
+  levels out = from;
+  for (int j : members) out[factors[static_cast<std::size_t>(j)].toggle] = factors[static_cast<std::size_t>(j)].high;
+  return out;
 }
 
 }  // namespace
@@ -57,7 +61,10 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   if (k == 0) return report;
   levels to_kept = from;  // `to` without the excluded toggles: what the search can explain
   for (const factor& f : factors) to_kept[f.toggle] = f.high;
-  report.overall = session.ask(from, to_kept, options.margin);
+  ask_options how;
+  how.margin = options.search_margin;
+  how.alpha = options.alpha;
+  report.overall = session.ask(from, to_kept, how);
 
   std::vector<std::pair<std::vector<int>, comparison>> found;  // members, evidence (for the group path)
   int rounds_per_arm = options.matrix_rounds;
@@ -70,19 +77,25 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
     for (const term_effect& e : f.culprits) {
       culprit c{names(factors, e.factors), e.estimate, e.ci_low, e.ci_high, std::nullopt};
       if (options.confirm) {
-        c.confirmed = confirm(session, from, to_kept, factors, e.factors, e.estimate, options.search_margin);
+        const comparison added = session.measure(from, with_members(from, factors, e.factors), how);
+        c.confirmed = confirm(session, to_kept, factors, e.factors, e.estimate, added, how);
       }
       report.culprits.push_back(std::move(c));
     }
     report.analysis = std::move(f.screen);
   } else {
     report.method = "group testing";
-    const group_outcome g = group_search(session, from, factors, report.overall, options.search_margin);
+    // Bonferroni over the comparisons on one search path (2 per halving) keeps the chance that a
+    // culprit-free half passes for a culprit small; the always-valid CI makes stopping free.
+    const int depth = static_cast<int>(std::ceil(std::log2(static_cast<double>(k))));
+    const double alpha = options.alpha / (2.0 * depth);
+    const group_outcome g = group_search(session, from, factors, report.overall, options.search_margin, alpha);
     for (const group_culprit& gc : g.culprits) {
       const stats::log_estimate& e = gc.evidence.estimate;
       culprit c{names(factors, gc.factors), e.estimate, e.ci_low, e.ci_high, std::nullopt};
       if (options.confirm) {
-        c.confirmed = confirm(session, from, to_kept, factors, gc.factors, e.estimate, options.search_margin);
+        const comparison added = session.measure(from, with_members(from, factors, gc.factors), how);
+        c.confirmed = confirm(session, to_kept, factors, gc.factors, e.estimate, added, how);
       }
       report.culprits.push_back(std::move(c));
     }

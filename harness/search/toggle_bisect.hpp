@@ -50,8 +50,9 @@ struct bisect_report {
 // factorial matrix (main effects and pairs screened with Holm in ±1 coding, the active terms — with
 // the main effects of active pairs, by effect heredity (Hamada & Wu 1992) — re-fitted in 0/1 coding;
 // a culprit is a re-fitted term significant after Holm and larger than the margin); beyond that,
-// adaptive group testing when the overall verdict is SLOWER or FASTER (see group_search.hpp). Then
-// the confirmation A/Bs. Throws std::invalid_argument on unknown toggles or levels.
+// adaptive group testing when the overall verdict is SLOWER or FASTER (see group_search.hpp), each
+// comparison at α / (2⌈log2 k⌉). Then the confirmation A/Bs. The overall and confirmation A/Bs use
+// search_margin and α. Throws std::invalid_argument on unknown toggles or levels.
 bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,
                              const search_options& options = {});
 

@@ -1,0 +1,142 @@
+// Scenario suite: many seeded replicates of each tests/scenarios/*.json through the simulator and the search.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/search/commit_bisect.hpp"
+#include "harness/search/scenario.hpp"
+#include "harness/search/simulated_oracle.hpp"
+#include "harness/search/toggle_bisect.hpp"
+
+namespace abtest::search {
+namespace {
+
+const std::string metric = "proof.total_s";
+
+scenario load(const std::string& name) { return load_scenario(std::string(ABTEST_SCENARIO_DIR) + "/" + name); }
+
+levels all_on(const scenario& s) {
+  levels out;
+  for (const toggle_spec& t : s.toggles) out[t.id] = t.on_level();
+  return out;
+}
+
+using term_set = std::set<std::vector<std::string>>;
+
+term_set expected_terms(const nlohmann::json& list) {
+  term_set out;
+  for (const auto& term : list) {
+    std::vector<std::string> names = term.get<std::vector<std::string>>();
+    std::sort(names.begin(), names.end());
+    out.insert(names);
+  }
+  return out;
+}
+
+struct tally {
+  int successes = 0;
+  int replicates = 0;
+  long long runs = 0;
+  long long full_matrix_runs = 0;
+  long long comparisons = 0;
+  int max_comparisons = 0;
+};
+
+// One replicate of toggle bisection from base to all-on, checked against the file's "expect".
+bool replicate(const scenario& s, std::uint64_t seed, tally& t) {
+  const nlohmann::json& expect = s.document.at("expect");
+  simulated_oracle o(s, metric, seed);
+  const bisect_report r = bisect_toggles(o, s.toggles, {}, all_on(s));
+  t.runs += r.runs;
+  t.full_matrix_runs += r.full_matrix_runs;
+  t.comparisons += r.comparisons;
+  t.max_comparisons = std::max(t.max_comparisons, r.comparisons);
+  // A culprit counts once both confirmation A/Bs support it.
+  term_set found;
+  for (const culprit& c : r.culprits) {
+    if (c.confirmed.value_or(false)) found.insert(c.toggles);
+  }
+  const term_set want = expected_terms(expect.at("culprits"));
+  bool ok = expect.at("exact").get<bool>() ? found == want
+                                           : std::includes(found.begin(), found.end(), want.begin(), want.end());
+  if (expect.contains("max_comparisons")) ok = ok && r.comparisons <= expect["max_comparisons"].get<int>();
+  if (expect.contains("screen")) {
+    // The ±1 effects significant after Holm, named like culprits.
+    term_set screen;
+    std::vector<std::string> names;
+    for (const toggle_spec& ts : s.toggles) names.push_back(ts.term(ts.on_level()));
+    std::sort(names.begin(), names.end());
+    for (const term_effect& e : r.analysis.value().effects) {
+      if (e.p_adjusted >= 0.05) continue;
+      std::vector<std::string> term;
+      for (int j : e.factors) term.push_back(names[static_cast<std::size_t>(j)]);
+      screen.insert(term);
+    }
+    ok = ok && screen == expected_terms(expect["screen"]);
+  }
+  return ok;
+}
+
+void run_toggle_scenario(const std::string& file) {
+  const scenario s = load(file);
+  const nlohmann::json& expect = s.document.at("expect");
+  const int replicates = expect.at("replicates").get<int>();
+  tally t;
+  for (int i = 0; i < replicates; ++i) {
+    const std::uint64_t seed = s.seed * 100000 + static_cast<std::uint64_t>(i);
+    t.successes += replicate(s, seed, t);
+    ++t.replicates;
+  }
+  const double rate = static_cast<double>(t.successes) / replicates;
+  std::printf("[scenario] %s: success %.3f over %d replicates (seeds %llu..), mean runs %.1f vs full matrix %.1f, "
+              "mean comparisons %.2f (max %d)\n",
+              file.c_str(), rate, replicates, static_cast<unsigned long long>(s.seed * 100000),
+              static_cast<double>(t.runs) / replicates, static_cast<double>(t.full_matrix_runs) / replicates,
+              static_cast<double>(t.comparisons) / replicates, t.max_comparisons);
+  EXPECT_GE(rate, expect.at("success_rate").get<double>())
+      << file << ": seeds " << s.seed * 100000 << " + replicate index";
+}
+
+TEST(scenarios, aa_matrix_family_wise_false_positives) { run_toggle_scenario("aa_matrix.json"); }
+TEST(scenarios, one_culprit_among_five) { run_toggle_scenario("one_culprit.json"); }
+TEST(scenarios, interaction_only_pair) { run_toggle_scenario("interaction.json"); }
+TEST(scenarios, masking_pair) { run_toggle_scenario("masking.json"); }
+TEST(scenarios, incident) { run_toggle_scenario("incident.json"); }
+TEST(scenarios, many_toggles_group_testing) { run_toggle_scenario("many_toggles.json"); }
+
+TEST(scenarios, commit_bisection_with_skips) {
+  const scenario s = load("commits.json");
+  const int count = s.document.at("commits").get<int>();
+  const auto first_bad = s.document.at("first_bad").get<std::size_t>();
+  const auto unbuildable = s.document.at("unbuildable").get<std::set<std::size_t>>();
+  const int replicates = s.document.at("expect").at("replicates").get<int>();
+  int successes = 0;
+  for (int i = 0; i < replicates; ++i) {
+    const std::uint64_t seed = s.seed * 100000 + static_cast<std::uint64_t>(i);
+    simulated_oracle o(s, metric, seed);
+    const levels good{};
+    // Commit c carries the regression from first_bad on; an unbuildable one is skipped like git bisect.
+    const auto test = [&](std::size_t c) {
+      if (unbuildable.contains(c)) return commit_state::skip;
+      const levels commit{{"REGRESSION", c >= first_bad ? "ON" : "OFF"}};
+      comparison r = o.compare(good, commit, {.margin = 0.02, .alpha = 0.05, .attempt = 0});
+      if (r.verdict == stats::verdict::inconclusive) r = o.compare(good, commit, {.margin = 0.02, .alpha = 0.05, .attempt = 1});
+      if (r.verdict == stats::verdict::slower) return commit_state::bad;
+      if (r.verdict == stats::verdict::inconclusive) return commit_state::skip;
+      return commit_state::good;
+    };
+    const commit_bisect_result r = bisect_commits(static_cast<std::size_t>(count), test);
+    successes += r.found && r.first_bad == first_bad;
+  }
+  const double rate = static_cast<double>(successes) / replicates;
+  std::printf("[scenario] commits.json: first bad found in %.3f of %d replicates\n", rate, replicates);
+  EXPECT_GE(rate, s.document.at("expect").at("success_rate").get<double>()) << "seeds " << s.seed * 100000 << "+i";
+}
+
+}  // namespace
+}  // namespace abtest::search
