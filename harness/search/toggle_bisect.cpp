@@ -48,13 +48,10 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   report.from_key = variant_key(toggles, from);
   report.to_key = variant_key(toggles, to);
   const std::vector<factor> factors = differing_factors(toggles, from, to, options.exclude);
-  for (const std::string& id : options.exclude) {
-    const levels* sides[] = {&from, &to};
-    bool differs = false;
-    for (const toggle_spec& t : toggles) {
-      if (t.id == id) differs = level_of(t, *sides[0]) != level_of(t, *sides[1]);
+  for (const factor& f : differing_factors(toggles, from, to)) {
+    if (std::find(options.exclude.begin(), options.exclude.end(), f.toggle) != options.exclude.end()) {
+      report.skipped.push_back(f.toggle);
     }
-    if (differs) report.skipped.push_back(id);
   }
   const int k = static_cast<int>(factors.size());
   report.method = "none";
@@ -66,7 +63,6 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   how.alpha = options.alpha;
   report.overall = session.ask(from, to_kept, how);
 
-  std::vector<std::pair<std::vector<int>, comparison>> found;  // members, evidence (for the group path)
   int rounds_per_arm = options.matrix_rounds;
   if (k <= options.factorial_limit) {
     factorial_outcome f = factorial_search(session, from, factors, options.matrix_rounds, options.alpha, options.margin);
@@ -99,7 +95,7 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
       }
       report.culprits.push_back(std::move(c));
     }
-    for (const std::string& n : names(factors, g.unresolved)) report.skipped.push_back(n);
+    for (int j : g.unresolved) report.skipped.push_back(factors[static_cast<std::size_t>(j)].toggle);
     // The matrix at the same measuring effort: rounds per arm of an average comparison.
     rounds_per_arm = session.comparisons() ? (session.rounds() + session.comparisons() - 1) / session.comparisons() : 0;
   }

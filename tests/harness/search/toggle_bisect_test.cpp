@@ -1,0 +1,148 @@
+// Tests of toggle bisection and group testing against a noiseless oracle with exact, known answers.
+#include "harness/search/toggle_bisect.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "harness/search/group_search.hpp"
+
+namespace abtest::search {
+namespace {
+
+// Truth: ln value = Σ of the terms whose toggles are all ON. A comparison answers with a zero-width
+// CI at the true ratio (SLOWER / FASTER beyond 0.1%, else SAME); a matrix gives the true log values
+// plus a tiny deterministic round-to-round wobble so that σ̂ > 0.
+class exact_oracle : public oracle {
+ public:
+  explicit exact_oracle(std::map<std::set<std::string>, double> terms) : terms_(std::move(terms)) {}
+
+  double truth(const levels& v) const {
+    double sum = 0.0;
+    for (const auto& [term, effect] : terms_) {
+      bool on = true;
+      for (const std::string& id : term) on = on && v.contains(id) && v.at(id) == "ON";
+      if (on) sum += effect;
+    }
+    return sum;
+  }
+
+  comparison compare(const levels& from, const levels& to, const comparison_request&) override {
+    comparison c;
+    const double d = truth(to) - truth(from);
+    c.estimate.n = 10;
+    c.estimate.estimate = c.estimate.ci_low = c.estimate.ci_high = d;
+    c.estimate.has_ci = true;
+    c.verdict = d > 0.001 ? stats::verdict::slower : d < -0.001 ? stats::verdict::faster : stats::verdict::same;
+    c.rounds = 10;
+    c.runs = 20;
+    ++compares;
+    return c;
+  }
+
+  matrix_result run_matrix(const std::vector<levels>& configs, int rounds) override {
+    matrix_result m;
+    for (std::size_t c = 0; c < configs.size(); ++c) {
+      std::vector<double> row;
+      for (int r = 0; r < rounds; ++r) row.push_back(truth(configs[c]) + 1e-4 * (((c * 7 + r * 3) % 5) - 2.0));
+      m.log_values.push_back(row);
+    }
+    m.runs = rounds * static_cast<int>(configs.size());
+    return m;
+  }
+
+  int compares = 0;
+
+ private:
+  std::map<std::set<std::string>, double> terms_;
+};
+
+std::vector<toggle_spec> named(int k) {
+  std::vector<toggle_spec> out;
+  for (int i = 1; i <= k; ++i) out.push_back(toggle_spec{(i < 10 ? "T0" : "T") + std::to_string(i), {"OFF", "ON"}, ""});
+  return out;
+}
+
+levels all_on(const std::vector<toggle_spec>& toggles) {
+  levels out;
+  for (const toggle_spec& t : toggles) out[t.id] = "ON";
+  return out;
+}
+
+std::set<std::vector<std::string>> culprit_terms(const bisect_report& r) {
+  std::set<std::vector<std::string>> out;
+  for (const culprit& c : r.culprits) {
+    if (c.confirmed.value_or(true)) out.insert(c.toggles);
+  }
+  return out;
+}
+
+TEST(toggle_bisect, one_culprit_among_24_within_the_comparison_budget) {
+  const auto toggles = named(24);
+  for (int culprit_index = 1; culprit_index <= 24; ++culprit_index) {
+    exact_oracle o({{{toggles[culprit_index - 1].id}, 0.05}});
+    const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+    EXPECT_EQ(r.method, "group testing");
+    EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{toggles[culprit_index - 1].id}})) << culprit_index;
+    // overall + at most 2 per halving (⌈log2 24⌉ = 5) + 2 confirmations
+    EXPECT_LE(r.comparisons, 1 + 2 * 5 + 2) << culprit_index;
+    EXPECT_NEAR(r.culprits.at(0).effect, 0.05, 1e-12);
+  }
+}
+
+TEST(toggle_bisect, two_independent_culprits_and_a_speedup_direction) {
+  const auto toggles = named(16);
+  exact_oracle slow({{{"T02"}, 0.03}, {{"T11"}, 0.04}});
+  EXPECT_EQ(culprit_terms(bisect_toggles(slow, toggles, {}, all_on(toggles))),
+            (std::set<std::vector<std::string>>{{"T02"}, {"T11"}}));
+  exact_oracle fast({{{"T07"}, -0.05}});
+  const bisect_report r = bisect_toggles(fast, toggles, {}, all_on(toggles));
+  EXPECT_EQ(r.overall.verdict, stats::verdict::faster);
+  EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T07"}}));
+  EXPECT_TRUE(r.culprits.at(0).confirmed.value());
+}
+
+TEST(toggle_bisect, an_interaction_across_halves_is_found_as_one_set) {
+  const auto toggles = named(24);
+  exact_oracle o({{{"T03", "T17"}, 0.05}});  // neither alone costs anything
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T03", "T17"}}));
+  EXPECT_TRUE(r.skipped.empty());
+}
+
+TEST(toggle_bisect, nothing_to_search_when_the_overall_is_the_same) {
+  const auto toggles = named(10);
+  exact_oracle o({{{"T01"}, 0.05}, {{"T02"}, -0.05}});  // masked: group testing cannot see it
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  EXPECT_EQ(r.overall.verdict, stats::verdict::same);
+  EXPECT_TRUE(r.culprits.empty());
+  EXPECT_EQ(r.comparisons, 1);
+}
+
+TEST(toggle_bisect, factorial_path_attributes_mains_and_pairs) {
+  const auto toggles = named(4);
+  exact_oracle o({{{"T01"}, 0.05}, {{"T02", "T03"}, 0.04}, {{"T04"}, -0.03}});
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  EXPECT_EQ(r.method, "factorial full 2^4");
+  EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T01"}, {"T02", "T03"}, {"T04"}}));
+  for (const culprit& c : r.culprits) EXPECT_TRUE(c.confirmed.value()) << c.toggles.front();
+  EXPECT_EQ(r.full_matrix_runs, 16 * 6);
+  ASSERT_TRUE(r.analysis.has_value());
+  EXPECT_EQ(r.analysis->configs, 16);
+}
+
+TEST(toggle_bisect, excluded_toggles_are_reported_as_skipped) {
+  const auto toggles = named(5);
+  exact_oracle o({{{"T01"}, 0.05}});
+  search_options options;
+  options.exclude = {"T05"};
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+  EXPECT_EQ(r.skipped, std::vector<std::string>{"T05"});
+  EXPECT_EQ(r.method, "factorial full 2^4");
+  EXPECT_EQ(r.to_key, "T01+T02+T03+T04+T05");
+}
+
+}  // namespace
+}  // namespace abtest::search
