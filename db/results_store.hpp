@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "db/database.hpp"
@@ -114,6 +115,9 @@ class results_store {
   /// in each arm running `variant`; `kind` restricts to one kind of experiment (e.g. nightly).
   std::vector<series_point> series(std::string_view variant, std::string_view metric,
                                    std::optional<experiment_kind> kind = std::nullopt);
+  /// The (variant, metric) pairs that have a series (measured, successful samples), sorted; for
+  /// `abtest history` without --variant / --metric.
+  std::vector<std::pair<std::string, std::string>> series_keys(std::optional<experiment_kind> kind = std::nullopt);
 
   // --- maintenance --------------------------------------------------------------------------
   /// Copies what `source` (another results file) has and this one lacks, deduplicating by uuid

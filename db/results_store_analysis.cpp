@@ -179,16 +179,53 @@ std::vector<reference_record> results_store::list_references() {
 
 std::vector<series_point> results_store::series(std::string_view variant, std::string_view metric,
                                                 std::optional<experiment_kind> kind) {
+  // The values themselves, sorted per (experiment, arm), summarised here: filtering before any
+  // aggregation lets SQLite use the indexes, where the v_series view would summarise every
+  // sample of the file first.
   statement q{db_,
-              "SELECT experiment_id, kind, started_at, arm_idx, n, median, min, max FROM v_series "
-              "WHERE variant = ?1 AND metric = ?2 AND (?3 IS NULL OR kind = ?3) "
-              "ORDER BY started_at, experiment_id, arm_idx"};
+              "SELECT e.id, e.kind, e.started_at, s.arm_idx, m.value FROM metric m "
+              "JOIN sample s ON s.id = m.sample_id "
+              "JOIN arm a ON a.experiment_id = s.experiment_id AND a.idx = s.arm_idx "
+              "JOIN experiment e ON e.id = s.experiment_id "
+              "WHERE m.name = ?2 AND a.variant = ?1 AND s.warmup = 0 AND s.status = 'ok' "
+              "AND (?3 IS NULL OR e.kind = ?3) "
+              "ORDER BY e.started_at, e.id, s.arm_idx, m.value"};
   q.bind_all(variant, metric, kind ? std::optional<std::string>(to_string(*kind)) : std::nullopt);
   std::vector<series_point> points;
-  while (q.step())
-    points.push_back({q.column_text(0), enum_at<experiment_kind>(q, 1), time_at(q, 2), q.get<int>(3),
-                      q.column_int64(4), q.column_double(5), q.column_double(6), q.column_double(7)});
+  std::vector<double> values;  // of the current point, ascending
+  auto finish = [&] {
+    // Median of the sorted values; for even n the mean of the two middle ones (as v_variant_summary).
+    const std::size_t n = values.size();
+    series_point& p = points.back();
+    p.n = static_cast<std::int64_t>(n);
+    p.min = values.front();
+    p.max = values.back();
+    p.median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    values.clear();
+  };
+  while (q.step()) {
+    if (points.empty() || points.back().experiment_id != q.column_text(0) || points.back().arm_idx != q.get<int>(3)) {
+      if (!values.empty()) finish();
+      points.push_back({q.column_text(0), enum_at<experiment_kind>(q, 1), time_at(q, 2), q.get<int>(3), 0, 0, 0, 0});
+    }
+    values.push_back(q.column_double(4));
+  }
+  if (!values.empty()) finish();
   return points;
+}
+
+std::vector<std::pair<std::string, std::string>> results_store::series_keys(std::optional<experiment_kind> kind) {
+  statement q{db_,
+              "SELECT DISTINCT a.variant, m.name FROM sample s "
+              "JOIN arm a ON a.experiment_id = s.experiment_id AND a.idx = s.arm_idx "
+              "JOIN metric m ON m.sample_id = s.id "
+              "JOIN experiment e ON e.id = s.experiment_id "
+              "WHERE s.warmup = 0 AND s.status = 'ok' AND (?1 IS NULL OR e.kind = ?1) "
+              "ORDER BY a.variant, m.name"};
+  q.bind(1, kind ? std::optional<std::string>(to_string(*kind)) : std::nullopt);
+  std::vector<std::pair<std::string, std::string>> keys;
+  while (q.step()) keys.emplace_back(q.column_text(0), q.column_text(1));
+  return keys;
 }
 
 }  // namespace abtest::db

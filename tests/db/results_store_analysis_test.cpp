@@ -194,6 +194,31 @@ TEST_F(analysis_test, series_has_one_median_per_experiment_from_measured_success
   ASSERT_EQ(nightly_only.size(), 1u);
   EXPECT_EQ(nightly_only[0].experiment_id, "n-2");
   EXPECT_TRUE(store_.series("base", "proof.total_s").empty());
+
+  // The same numbers as the v_variant_summary view, which ad-hoc queries use.
+  statement view{store_.connection(),
+                  "SELECT n, median, min, max FROM v_series WHERE variant = 'A1=4+B1' AND metric = 'proof.total_s' "
+                  "ORDER BY started_at"};
+  for (const series_point& p : points) {
+    ASSERT_TRUE(view.step());
+    EXPECT_EQ(view.column_int64(0), p.n);
+    EXPECT_EQ(view.column_double(1), p.median);
+    EXPECT_EQ(view.column_double(2), p.min);
+    EXPECT_EQ(view.column_double(3), p.max);
+  }
+  EXPECT_FALSE(view.step());
+}
+
+TEST_F(analysis_test, series_keys_list_variant_metric_pairs_with_measured_samples) {
+  store_.insert_sample(make_sample("r-1", machine_, 0, 0, {{"proof.total_s", 1.0}}));
+  auto failed = make_sample("r-1", machine_, 1, 0, {{"proof.gpu_s", 1.0}});
+  failed.status = sample_status::failed;
+  store_.insert_sample(failed);
+  store_.insert_sample(make_sample("r-1", machine_, 1, 1, {{"proof.total_s", 1.0}, {"proof.msm_a_s", 0.1}}));
+  const std::vector<std::pair<std::string, std::string>> expected{
+      {"A1=4+B1", "proof.msm_a_s"}, {"A1=4+B1", "proof.total_s"}, {"base", "proof.total_s"}};
+  EXPECT_EQ(store_.series_keys(), expected);
+  EXPECT_TRUE(store_.series_keys(experiment_kind::nightly).empty());
 }
 
 TEST_F(analysis_test, sample_metric_view_joins_variant_and_experiment) {
