@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   } else if (mode == "exit") {
     return static_cast<int>(arg);
   } else if (mode == "crash") {
+    ::signal(SIGSEGV, SIG_DFL);  // a sanitizer build of this helper would otherwise catch it and exit 1
     ::raise(SIGSEGV);
   } else if (mode == "abort") {
     std::abort();
