@@ -13,7 +13,7 @@ namespace zk::circuits {
 
 // Hashes the Montgomery limbs (a fixed, variant-independent encoding) as little-endian bytes.
 template <size_t InlineCap>
-std::string assignment_digest(std::span<const r1cs::proving_assignment<InlineCap>> partitions) {
+std::string assignment_digest(const std::vector<r1cs::proving_assignment<InlineCap>>& partitions) {
   sha256_hasher h;
   for (const auto& pa : partitions) {
     for (const std::vector<fr>* v : {&pa.a, &pa.b, &pa.c}) {

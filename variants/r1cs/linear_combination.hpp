@@ -36,9 +36,15 @@ class linear_combination {
     return *this;
   }
 
+  // this += coeff · other; ±1 (the common `a + b`, `a − b`) skip the products.
   linear_combination& add(const fr& coeff, const linear_combination& other) {
-    for (const auto& t : other.inputs_) inputs_.add(t.index, coeff * t.coeff);
-    for (const auto& t : other.aux_) aux_.add(t.index, coeff * t.coeff);
+    const auto scaled = [&coeff](const fr& c) {
+      if (coeff == fr::one()) return c;
+      if (coeff == -fr::one()) return -c;
+      return coeff * c;
+    };
+    for (const auto& t : other.inputs_) inputs_.add(t.index, scaled(t.coeff));
+    for (const auto& t : other.aux_) aux_.add(t.index, scaled(t.coeff));
     return *this;
   }
 

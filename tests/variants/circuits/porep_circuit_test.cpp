@@ -70,7 +70,7 @@ std::string digest_of(const porep_vanilla& v, const porep_preset& p) {
   const auto pas = r1cs::synthesize_partitions<Cap, Presize>(std::span<const porep_circuit>(circuits), count.hint());
   EXPECT_EQ(pas[0].a.size(), count.hint().num_constraints);
   EXPECT_EQ(pas[0].aux_assignment.size(), count.hint().num_aux);
-  return assignment_digest(std::span(pas));
+  return assignment_digest(pas);
 }
 
 TEST(porep_circuit, digest_is_identical_for_every_a1_a2_combination) {
