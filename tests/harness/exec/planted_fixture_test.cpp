@@ -40,6 +40,8 @@ process_result build(const std::string& folder, std::map<std::string, std::strin
     configure.argv.push_back(fmt::format("-D{}={}", option, is_on ? "ON" : "OFF"));
   }
   configure.argv.push_back("-DPLANTED_SIZE=" + (on.contains("PLANTED_SIZE") ? on["PLANTED_SIZE"] : "1"));
+  if (const std::string launcher = ABTEST_CXX_COMPILER_LAUNCHER; !launcher.empty())
+    configure.argv.push_back("-DCMAKE_CXX_COMPILER_LAUNCHER=" + launcher);
   const process_result c = run_process(configure);
   EXPECT_EQ(c.exit_code, 0) << c.error << c.out.tail << c.err.tail;
 
