@@ -9,5 +9,8 @@ using mode_fn = int (*)(int argc, char** argv);
 
 int mode_synth_only(int argc, char** argv);
 int mode_gen_vanilla(int argc, char** argv);
+int mode_single(int argc, char** argv);
+int mode_batch(int argc, char** argv);
+int mode_msm(int argc, char** argv);
 
 }  // namespace zk::bench

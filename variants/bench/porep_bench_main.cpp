@@ -24,6 +24,9 @@ struct mode_entry {
 constexpr mode_entry modes[] = {
     {"synth-only", zk::bench::mode_synth_only, "time circuit synthesis of every partition (no proving)"},
     {"gen-vanilla", zk::bench::mode_gen_vanilla, "write the deterministic circuit inputs of a preset to a file"},
+    {"single", zk::bench::mode_single, "one full proof: synthesis, H, MSMs, verification, phase timings"},
+    {"batch", zk::bench::mode_batch, "the partitions as a pipeline: synthesis of i+1 overlaps proving of i"},
+    {"msm", zk::bench::mode_msm, "time one G1 or G2 multi-scalar multiplication of 2^N points"},
 };
 
 void usage(std::FILE* out) {

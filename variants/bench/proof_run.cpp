@@ -1,0 +1,109 @@
+// Shared flags, parameter loading and DESIGN §4 reporting of porep-bench single / batch.
+#include "bench/proof_run.hpp"
+
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sys/resource.h>
+
+#include "ec/parallel_for.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/snarkjs_export.hpp"
+#include "groth16/verifier.hpp"
+
+namespace zk::bench {
+
+void proof_flags::add_to(CLI::App& app) {
+  app.add_option("--preset", preset, "tiny, small, medium, large")->capture_default_str();
+  app.add_option("--seed", seed, "input generation seed")->capture_default_str();
+  app.add_option("--input", input, "circuit inputs written by `porep-bench gen-vanilla` instead of generating");
+  app.add_flag("--json", json, "one DESIGN §4 json object on stdout");
+  app.add_option("--export", export_dir, "write partition 0's verification_key.json, proof.json, public.json (snarkjs)");
+  app.add_option("--backend", backend, "cpu, or auto (= cpu in this build); cuda is refused")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->capture_default_str();
+  app.add_option("--threads", threads, "prover threads, 0 = all cores")->capture_default_str();
+  app.add_option("--param-cache", param_cache, "parameter cache folder (default $ABTEST_PARAM_CACHE, else .abtest/params)");
+  app.add_option("--param-seed", param_seed, "seed of the deterministic setup")->capture_default_str();
+}
+
+int check_backend(const proof_flags& flags) {
+  if (flags.backend != "cuda") return 0;
+  std::fprintf(stderr, "error: this porep-bench proves on the CPU only — use --backend cpu (or auto)\n");
+  return 4;
+}
+
+proof_job prepare_proof_job(const proof_flags& flags) {
+  proof_job job;
+  job.synth = prepare_synth_job(flags.preset, flags.seed, flags.input);
+  std::string cache = flags.param_cache;
+  if (cache.empty()) {
+    const char* env = std::getenv("ABTEST_PARAM_CACHE");
+    cache = env && *env ? env : ".abtest/params";
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  job.params = groth16::load_or_setup(job.synth.circuits.at(0), flags.param_seed, cache, flags.threads,
+                                      &job.params_from_cache);
+  job.params_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return job;
+}
+
+int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job& job, proof_outcome& out,
+                     const groth16::prover_options& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  bool verified = !out.proofs.empty();
+  for (size_t i = 0; i < out.proofs.size(); ++i)
+    verified = groth16::verify(job.params.vk, out.proofs[i], out.public_inputs[i]) && verified;
+  out.verify_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (flags.export_dir && !out.proofs.empty())
+    groth16::export_snarkjs(*flags.export_dir, job.params.vk, out.proofs[0], out.public_inputs[0]);
+
+  const auto& t = out.prove;
+  const auto& p = job.params;
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  if (flags.json) {
+    const nlohmann::json j = {
+        {"metrics",
+         {{"total_s", out.total_s}, {"synthesis_s", out.synthesis_s}, {"ntt_s", t.ntt_s}, {"msm_a_s", t.msm_a_s},
+          {"msm_b_g1_s", t.msm_b_g1_s}, {"msm_b_g2_s", t.msm_b_g2_s}, {"msm_l_s", t.msm_l_s},
+          {"msm_h_s", t.msm_h_s}, {"host_register_s", 0.0}, {"transfer_s", 0.0}, {"gpu_s", 0.0},
+          {"verify_s", out.verify_s}}},
+        {"checks", {{"verified", verified}, {"digest", out.digest}}},
+        {"backend", "cpu"},
+        {"context",
+         {{"mode", mode}, {"preset", flags.preset}, {"seed", job.synth.vanilla.seed}, {"partitions", out.proofs.size()},
+          {"constraints_per_partition", p.num_constraints}, {"aux_per_partition", p.num_aux},
+          {"domain_size", p.domain_size}, {"msm_sizes", {{"h", p.h.size()}, {"l", p.l.size()}, {"a", p.a.size()},
+                                                         {"b", p.b_g1.size()}}},
+          {"wbits", {{"h", t.wbits_h}, {"l", t.wbits_l}, {"a", t.wbits_a}, {"b", t.wbits_b}}},
+          {"msm_window_policy", to_string(opt.window)}, {"bg2_mode", groth16::to_string(opt.bg2)},
+          {"threads", resolve_threads(opt.nthreads)}, {"backend_requested", flags.backend},
+          {"a1_inline_cap", a1_inline_cap()}, {"a2_presize", a2_presize()},
+          {"params_from_cache", job.params_from_cache}, {"params_s", job.params_s},
+          {"circuit_digest", p.circuit_digest}, {"maxrss_mib", ru.ru_maxrss / 1024.0}}}};
+    std::cout << j.dump() << '\n';
+  } else {
+    fmt::print("porep-bench {} --preset {}: {} partitions x {} constraints (domain 2^{}), {} threads, "
+               "windows {} (h {} l {} a {} b {}), B_G2 {}\n",
+               mode, flags.preset, out.proofs.size(), p.num_constraints, std::countr_zero(p.domain_size),
+               resolve_threads(opt.nthreads), to_string(opt.window), t.wbits_h, t.wbits_l, t.wbits_a, t.wbits_b,
+               groth16::to_string(opt.bg2));
+    fmt::print("  parameters {:.2f} s ({})\n", job.params_s, job.params_from_cache ? "cache" : "setup, now cached");
+    fmt::print("  total {:.3f} s = synthesis {:.3f} + ntt {:.3f} + msm h {:.3f} l {:.3f} a {:.3f} b_g1 {:.3f} b_g2 {:.3f}\n",
+               out.total_s, out.synthesis_s, t.ntt_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b_g1_s, t.msm_b_g2_s);
+    fmt::print("  verify {:.3f} s: {}; digest {}\n", out.verify_s, verified ? "all proofs valid" : "INVALID", out.digest);
+  }
+  if (!verified) {
+    std::fprintf(stderr, "error: a proof did not verify — this variant is INVALID; run the groth16 tests\n");
+    return 4;
+  }
+  return 0;
+}
+
+}  // namespace zk::bench

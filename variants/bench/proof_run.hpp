@@ -1,0 +1,60 @@
+// What porep-bench's proving modes (single, batch) share: flags, parameters, the report.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/synth_job.hpp"
+#include "ff/fr.hpp"
+#include "groth16/parameters.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/prover.hpp"
+
+namespace zk::bench {
+
+struct proof_flags {
+  std::string preset = "small";
+  uint64_t seed = 1;  // circuit inputs
+  std::optional<std::string> input;
+  bool json = false;
+  std::optional<std::string> export_dir;
+  std::string backend = "cpu";
+  unsigned threads = 0;
+  std::string param_cache;  // default: $ABTEST_PARAM_CACHE, else .abtest/params
+  uint64_t param_seed = 1;  // the setup's toxic waste
+
+  void add_to(CLI::App& app);
+};
+
+// Inputs, counting pass and parameters (cached on disk), all outside the timed region.
+struct proof_job {
+  synth_job synth;
+  groth16::parameters params;
+  bool params_from_cache = false;
+  double params_s = 0;  // setup, or loading from the cache
+};
+
+// No silent fallback: this build proves on the CPU only, so --backend cuda prints an error and
+// gives exit code 4; auto resolves to cpu and the report says so. Returns 0 when the backend can run.
+int check_backend(const proof_flags& flags);
+
+proof_job prepare_proof_job(const proof_flags& flags);
+
+struct proof_outcome {
+  double total_s = 0, synthesis_s = 0, verify_s = 0;
+  groth16::prover_timings prove;
+  std::vector<groth16::proof> proofs;
+  std::vector<std::vector<fr>> public_inputs;  // per partition, without the leading one
+  std::string digest;  // of every partition's a, b, c (circuits::assignment_digest's encoding)
+};
+
+// Verifies every proof (timed as verify_s), exports partition 0 when asked, prints the report
+// (DESIGN §4 json with --json, else text). Returns the exit code: 0, or 4 when a proof fails.
+int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job& job, proof_outcome& out,
+                     const groth16::prover_options& opt);
+
+}  // namespace zk::bench
