@@ -257,7 +257,7 @@ std::vector<experiment_record> results_store::list_experiments(std::optional<exp
                                                                std::size_t limit) {
   statement q{db_, "SELECT " + std::string(experiment_columns) +
                        " FROM experiment WHERE ?1 IS NULL OR kind = ?1 ORDER BY started_at DESC, id DESC LIMIT ?2"};
-  q.bind(1, kind ? std::optional<std::string>(to_string(*kind)) : std::nullopt);
+  q.bind(1, enum_text(kind));
   q.bind(2, limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(limit));
   std::vector<experiment_record> experiments;
   while (q.step()) experiments.push_back(read_experiment(q));

@@ -87,8 +87,7 @@ void results_store::insert_bisect_step(const bisect_step_record& s) {
   statement q{db_,
               "INSERT INTO bisect_step(experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note) "
               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"};
-  q.bind_all(s.experiment_id, s.step, s.from_variant, s.to_variant,
-             s.verdict ? std::optional<std::string>(to_string(*s.verdict)) : std::nullopt, s.rounds, s.ratio, s.note);
+  q.bind_all(s.experiment_id, s.step, s.from_variant, s.to_variant, enum_text(s.verdict), s.rounds, s.ratio, s.note);
   q.execute();
   tx.commit();
 }
@@ -190,7 +189,7 @@ std::vector<series_point> results_store::series(std::string_view variant, std::s
               "WHERE m.name = ?2 AND a.variant = ?1 AND s.warmup = 0 AND s.status = 'ok' "
               "AND (?3 IS NULL OR e.kind = ?3) "
               "ORDER BY e.started_at, e.id, s.arm_idx, m.value"};
-  q.bind_all(variant, metric, kind ? std::optional<std::string>(to_string(*kind)) : std::nullopt);
+  q.bind_all(variant, metric, enum_text(kind));
   std::vector<series_point> points;
   std::vector<double> values;  // of the current point, ascending
   auto finish = [&] {
@@ -222,7 +221,7 @@ std::vector<std::pair<std::string, std::string>> results_store::series_keys(std:
               "JOIN experiment e ON e.id = s.experiment_id "
               "WHERE s.warmup = 0 AND s.status = 'ok' AND (?1 IS NULL OR e.kind = ?1) "
               "ORDER BY a.variant, m.name"};
-  q.bind(1, kind ? std::optional<std::string>(to_string(*kind)) : std::nullopt);
+  q.bind(1, enum_text(kind));
   std::vector<std::pair<std::string, std::string>> keys;
   while (q.step()) keys.emplace_back(q.column_text(0), q.column_text(1));
   return keys;

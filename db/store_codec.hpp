@@ -31,4 +31,11 @@ E enum_at(const statement& q, int column) {
   return parse<E>(q.column_text(column));
 }
 
+/// An optional enum as its text, or NULL (for optional filters and nullable enum columns).
+template <class E>
+std::optional<std::string> enum_text(const std::optional<E>& v) {
+  if (!v) return std::nullopt;
+  return std::string(to_string(*v));
+}
+
 }  // namespace abtest::db::codec

@@ -15,20 +15,13 @@ namespace abtest::db {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::make_foreign_file;
 using testing::temp_dir;
 
 std::int64_t pragma(database& db, const std::string& name) {
   statement q{db, "PRAGMA " + name};
   EXPECT_TRUE(q.step());
   return q.column_int64(0);
-}
-
-/// Creates an SQLite file with the raw API, as another application would.
-void make_foreign_file(const std::filesystem::path& path, const char* sql) {
-  sqlite3* raw = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(raw, sql, nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(raw);
 }
 
 TEST(database, new_file_gets_wal_pragmas_and_application_id) {

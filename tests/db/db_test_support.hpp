@@ -1,6 +1,7 @@
 // tests/db support: a temporary folder per test, and small valid records to store.
 #pragma once
 
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -34,6 +35,14 @@ class temp_dir {
  private:
   std::filesystem::path path_;
 };
+
+/// Creates an SQLite file with the raw API, as another application would.
+inline void make_foreign_file(const std::filesystem::path& path, const char* sql) {
+  sqlite3* raw = nullptr;
+  if (sqlite3_open(path.c_str(), &raw) != SQLITE_OK || sqlite3_exec(raw, sql, nullptr, nullptr, nullptr) != SQLITE_OK)
+    std::abort();
+  sqlite3_close(raw);
+}
 
 /// A fixed instant, so records compare equal after a round trip (the store keeps milliseconds).
 inline time_point at(int seconds_after) {

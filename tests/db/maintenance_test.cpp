@@ -14,6 +14,7 @@ namespace {
 
 using testing::at;
 using testing::make_experiment;
+using testing::make_foreign_file;
 using testing::make_machine;
 using testing::make_sample;
 using testing::temp_dir;
@@ -42,10 +43,7 @@ TEST(check, reports_rows_whose_parent_is_missing) {
 
 TEST(check, refuses_a_foreign_file) {
   temp_dir dir;
-  sqlite3* raw = nullptr;
-  ASSERT_EQ(sqlite3_open((dir / "other.db").c_str(), &raw), SQLITE_OK);
-  sqlite3_exec(raw, "PRAGMA application_id = 7; CREATE TABLE t(x)", nullptr, nullptr, nullptr);
-  sqlite3_close(raw);
+  make_foreign_file(dir / "other.db", "PRAGMA application_id = 7; CREATE TABLE t(x)");
   EXPECT_THROW(check(dir / "other.db"), error);
 }
 
@@ -207,10 +205,7 @@ TEST_F(merge_test, a_sample_whose_key_is_taken_is_skipped_and_counted) {
 
 TEST_F(merge_test, a_failing_source_leaves_the_target_untouched) {
   { results_store target{dir_ / "target.db"}; }
-  sqlite3* raw = nullptr;
-  ASSERT_EQ(sqlite3_open((dir_ / "foreign.db").c_str(), &raw), SQLITE_OK);
-  sqlite3_exec(raw, "PRAGMA application_id = 7; CREATE TABLE t(x)", nullptr, nullptr, nullptr);
-  sqlite3_close(raw);
+  make_foreign_file(dir_ / "foreign.db", "PRAGMA application_id = 7; CREATE TABLE t(x)");
   results_store target{dir_ / "target.db"};
   EXPECT_THROW(target.merge_from(dir_ / "foreign.db"), error);
   EXPECT_THROW(target.merge_from(dir_ / "missing.db"), error);
