@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -93,7 +94,11 @@ host_facts collect_host_facts(const fs::path& root) {
   if (f.cpu_model.empty()) f.cpu_model = "unknown";
   if (f.cores == 0) f.cores = static_cast<unsigned>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
   if (const auto meminfo = read_text(under(root, "/proc/meminfo"))) {
-    if (auto total = field(*meminfo, "MemTotal")) f.memory_mib = std::stoull("0" + *total) / 1024;
+    if (auto total = field(*meminfo, "MemTotal")) {  // "263921096 kB"
+      std::uint64_t kib = 0;
+      std::from_chars(total->data(), total->data() + total->size(), kib);
+      f.memory_mib = kib / 1024;
+    }
   }
   if (const auto os_release = read_text(under(root, "/etc/os-release"))) {
     std::istringstream lines(*os_release);

@@ -52,11 +52,20 @@ parsed_output parse_gbench(std::string_view bench, std::string_view text) {
     if (p.context.contains("abtest_backend")) p.backend = context_text(p.context["abtest_backend"]);
   }
 
-  std::map<std::string, std::vector<double>> seen;
+  // With --benchmark_report_aggregates_only there are no per-repetition rows: then the `median`
+  // aggregates stand in for them (they are the value the median of the repetitions would give).
+  bool has_iterations = false;
   for (const json& row : doc["benchmarks"]) {
     if (!row.is_object()) return detail::bad_output("a \"benchmarks\" entry is not an object — is the output truncated?");
+    if (row.value("run_type", std::string("iteration")) != "aggregate" && !row.contains("aggregate_name"))
+      has_iterations = true;
+  }
+
+  std::map<std::string, std::vector<double>> seen;
+  for (const json& row : doc["benchmarks"]) {
     const std::string run_type = row.value("run_type", std::string("iteration"));
-    if (run_type == "aggregate" || row.contains("aggregate_name")) continue;
+    const bool aggregate = run_type == "aggregate" || row.contains("aggregate_name");
+    if (aggregate && (has_iterations || row.value("aggregate_name", std::string()) != "median")) continue;
     const json* name = row.contains("run_name") && row["run_name"].is_string() ? &row["run_name"]
                        : row.contains("name") && row["name"].is_string()   ? &row["name"]
                                                                            : nullptr;

@@ -36,7 +36,8 @@ struct parsed_output {
 // time_unit becomes `<bench>.<name>_s` in seconds, `name` with every character outside
 // [A-Za-z0-9_] replaced by '_'; numeric user counters become `<bench>.<name>_<counter>`. With
 // repetitions the value is the median of the repetitions; aggregate rows (mean, median, stddev,
-// cv, BigO, RMS) are ignored. Context keys abtest_digest / abtest_verified / abtest_backend fill
+// cv, BigO, RMS) are ignored — unless the report holds nothing else
+// (--benchmark_report_aggregates_only), and then the `median` rows are used. Context keys abtest_digest / abtest_verified / abtest_backend fill
 // checks["digest"] / checks["verified"] / backend; the whole context is kept. A row with
 // error_occurred makes the output bad_output.
 parsed_output parse_gbench(std::string_view bench, std::string_view text);

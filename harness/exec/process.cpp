@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "harness/exec/child_process.hpp"
 #include "harness/exec/cpu_list.hpp"
 
@@ -117,7 +119,11 @@ process_result run_process(const process_options& options) {
     std::optional<steady::time_point> until =
         exited_at ? drain_until : (kill_at ? kill_at : (result.timed_out ? std::nullopt : deadline));
     const int ready = ::poll(fds.data(), nfds, poll_timeout_ms(now, until, has_pidfd || exited_at.has_value()));
-    if (ready < 0 && errno != EINTR) break;
+    if (ready < 0 && errno != EINTR) {
+      result.error = fmt::format("poll: {} — the sample was abandoned and its processes killed", std::strerror(errno));
+      child->signal_group(SIGKILL);
+      break;
+    }
 
     for (nfds_t k = 0; ready > 0 && k < nfds; ++k) {
       if (fds[k].revents == 0 || index_of[k] == 2) continue;

@@ -71,6 +71,21 @@ TEST(parse_gbench, bare_nan_and_inf_are_sanitized_and_dropped) {
   }
 }
 
+TEST(parse_gbench, aggregates_only_report_uses_the_median_rows) {
+  const std::string text = R"({"benchmarks": [
+    {"name": "BM_x_mean", "run_name": "BM_x", "run_type": "aggregate", "aggregate_name": "mean",
+     "real_time": 10, "time_unit": "us", "iterations": 3, "work_count": 5},
+    {"name": "BM_x_median", "run_name": "BM_x", "run_type": "aggregate", "aggregate_name": "median",
+     "real_time": 8, "time_unit": "us", "iterations": 3, "work_count": 5},
+    {"name": "BM_x_stddev", "run_name": "BM_x", "run_type": "aggregate", "aggregate_name": "stddev",
+     "real_time": 1, "time_unit": "us", "iterations": 3, "work_count": 0}]})";
+  const auto p = parse_gbench("g", text);
+  ASSERT_EQ(p.status, sample_status::ok) << p.error;
+  EXPECT_DOUBLE_EQ(p.metrics.at("g.BM_x_s"), 8e-6);
+  EXPECT_DOUBLE_EQ(p.metrics.at("g.BM_x_work_count"), 5);
+  EXPECT_EQ(p.metrics.size(), 2u);
+}
+
 TEST(parse_gbench, names_are_sanitized) {
   const std::string text = R"({"benchmarks": [{"name": "BM_x<int>/threads:2/real_time", "run_type": "iteration",
     "real_time": 5, "time_unit": "ns", "iterations": 1}]})";
