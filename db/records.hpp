@@ -150,7 +150,7 @@ struct verdict_record {
   verdict_kind verdict = verdict_kind::inconclusive;
   bool immaterial = false;
   std::optional<std::string> note;
-  time_point created_at{};
+  time_point created_at{};  ///< left at the epoch (default), the store stamps the time of writing
 };
 
 /// A factorial effect on log time (DESIGN §7): term is a toggle ("A1=4") or a product ("A1=4*A2").

@@ -23,10 +23,11 @@ void results_store::replace_verdicts(std::string_view experiment_id, std::span<c
               "INSERT INTO verdict(experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, "
               "ratio, ci_low, ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, "
               "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+  const time_point now = std::chrono::system_clock::now();
   for (const verdict_record& v : verdicts) {
     q.bind_all(experiment_id, v.variant, v.baseline, v.metric, v.n, v.baseline_median, v.candidate_median, v.ratio,
                v.ci_low, v.ci_high, v.hl_ratio, v.hl_low, v.hl_high, v.p_value, v.p_adjusted, to_string(v.verdict),
-               v.immaterial, v.note, format_utc(v.created_at));
+               v.immaterial, v.note, format_utc(v.created_at == time_point{} ? now : v.created_at));
     q.execute();
   }
   tx.commit();

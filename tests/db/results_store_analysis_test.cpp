@@ -73,6 +73,17 @@ TEST_F(analysis_test, replace_verdicts_replaces_the_whole_set) {
   EXPECT_EQ(read[0].verdict, verdict_kind::inconclusive);
 }
 
+TEST_F(analysis_test, a_verdict_without_a_creation_time_gets_the_time_of_writing) {
+  auto v = make_verdict("proof.total_s", verdict_kind::same, 0);
+  v.created_at = {};
+  const auto before = std::chrono::floor<std::chrono::milliseconds>(std::chrono::system_clock::now());
+  store_.replace_verdicts("r-1", std::span(&v, 1));
+  const auto after = std::chrono::system_clock::now();
+  const auto stamped = store_.list_verdicts("r-1").at(0).created_at;
+  EXPECT_GE(stamped, before);
+  EXPECT_LE(stamped, after);
+}
+
 TEST_F(analysis_test, a_failing_replacement_keeps_the_old_verdicts) {
   std::vector<verdict_record> first{make_verdict("proof.total_s", verdict_kind::slower, 1)};
   store_.replace_verdicts("r-1", first);
