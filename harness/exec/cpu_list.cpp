@@ -6,17 +6,15 @@
 
 #include <fmt/format.h>
 
+#include "harness/exec/text.hpp"
+
 namespace abtest::exec {
 
 namespace {
+using detail::trim;
+
 // CPU_SETSIZE of glibc: sched_setaffinity with a cpu_set_t cannot name a higher CPU.
 constexpr int max_cpus = 1024;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool parse_index(std::string_view s, int& out) {
   s = trim(s);

@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "harness/exec/text.hpp"
+
 namespace abtest::exec {
 
 namespace {
@@ -30,12 +32,7 @@ std::optional<std::string> read_text(const fs::path& path) {
   return text.str();
 }
 
-std::string trim(std::string_view s) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return std::string(s);
-}
+std::string trim(std::string_view s) { return std::string(detail::trim(s)); }
 
 // Value of the first "key : value" line (cpuinfo / meminfo / nvidia information style).
 std::optional<std::string> field(std::string_view text, std::string_view key) {

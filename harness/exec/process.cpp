@@ -89,6 +89,8 @@ process_result run_process(const process_options& options) {
   const std::size_t limits[2] = {options.stdout_limit, options.stderr_limit};
   const bool has_pidfd = static_cast<bool>(child->exit_fd());
 
+  // Until the child has exited and both pipes are at EOF: read whatever is ready, wake for the
+  // child's exit (pidfd) or the next deadline (timeout → SIGTERM, grace → SIGKILL, drain limit).
   while (*streams[0] || *streams[1] || !exited_at) {
     const auto now = steady::now();
     if (!exited_at && deadline && now >= *deadline && !result.timed_out) {
