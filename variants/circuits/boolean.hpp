@@ -93,7 +93,8 @@ class boolean {
     return is({c, v});
   }
 
-  // SHA-256 ch(a, b, c) = (a ∧ b) ⊕ (¬a ∧ c) = c + a(b − c): a · (b − c) = ch − c (bellman).
+  // SHA-256 ch(a, b, c) = (a ∧ b) ⊕ (¬a ∧ c) = c + a(b − c): (b − c) · a = ch − c. The wide side
+  // goes in A, as bellman writes it — B stays one term, which is what keeps the real B at 1.0.
   template <r1cs::constraint_system CS>
   static boolean sha256_ch(CS& cs, const boolean& a, const boolean& b, const boolean& c) {
     using lc = typename CS::lc;
@@ -101,12 +102,12 @@ class boolean {
     if (b.is_constant() && c.is_constant() && b.value() == c.value()) return b;
     const bool v = a.value() ? b.value() : c.value();
     const variable ch = cs.alloc([] { return "ch"; }, v ? fr::one() : fr::zero());
-    cs.enforce([] { return "ch"; }, a.lc<lc>(fr::one()), b.lc<lc>(fr::one()) - c.lc<lc>(fr::one()),
+    cs.enforce([] { return "ch"; }, b.lc<lc>(fr::one()) - c.lc<lc>(fr::one()), a.lc<lc>(fr::one()),
                lc{} + ch - c.lc<lc>(fr::one()));
     return is({ch, v});
   }
 
-  // SHA-256 maj(a, b, c) = bc + a(b + c − 2bc): bc = b·c, then a · (2bc − b − c) = bc − maj (bellman).
+  // SHA-256 maj(a, b, c) = bc + a(b + c − 2bc): bc = b·c, then (2bc − b − c) · a = bc − maj (bellman).
   template <r1cs::constraint_system CS>
   static boolean sha256_maj(CS& cs, const boolean& a, const boolean& b, const boolean& c) {
     using lc = typename CS::lc;
@@ -117,9 +118,8 @@ class boolean {
     const int votes = a.value() + b.value() + c.value();
     const bool v = votes >= 2;
     const variable maj = cs.alloc([] { return "maj"; }, v ? fr::one() : fr::zero());
-    cs.enforce([] { return "maj"; }, a.lc<lc>(fr::one()),
-               bc.lc<lc>(fr::from_u64(2)) - b.lc<lc>(fr::one()) - c.lc<lc>(fr::one()),
-               bc.lc<lc>(fr::one()) - maj);
+    cs.enforce([] { return "maj"; }, bc.lc<lc>(fr::from_u64(2)) - b.lc<lc>(fr::one()) - c.lc<lc>(fr::one()),
+               a.lc<lc>(fr::one()), bc.lc<lc>(fr::one()) - maj);
     return is({maj, v});
   }
 

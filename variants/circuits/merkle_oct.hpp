@@ -30,7 +30,7 @@ std::array<num, 8> insert_8(CS& cs, const num& cur, std::span<const num, 7> sib,
     const num& b = k > 0 ? sib[k - 1] : zero;
     const fr uv = e[k].value() ? cur.value() - b.value() : fr::zero();
     const variable u = cs.alloc([] { return "u"; }, uv);
-    cs.enforce([] { return "u"; }, e[k].lc<lc>(fr::one()), cur.lc<lc>() - b.lc<lc>(), lc{} + u);
+    cs.enforce([] { return "u"; }, cur.lc<lc>() - b.lc<lc>(), e[k].lc<lc>(fr::one()), lc{} + u);
     lc lt;
     for (size_t j = k + 1; j < 8; ++j) lt = std::move(lt) + e[j].lc<lc>(fr::one());
     const fr cv = k == p ? cur.value() : (k < p ? a.value() : b.value());

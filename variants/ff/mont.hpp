@@ -59,6 +59,7 @@ struct mont_t {
   // `c` must hold nlimbs limbs of a value < p.
   ZK_HD static constexpr mont_t from_canonical(const uint64_t* c) {
     mont_t x{};
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) x.limbs[i] = c[i];
     return x * from_limbs(P::r2);
   }
@@ -67,17 +68,20 @@ struct mont_t {
     mont_t unit{};
     unit.limbs[0] = 1;
     const mont_t c = *this * unit;  // x·R · 1 · R⁻¹ = x
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) out[i] = c.limbs[i];
   }
 
   ZK_HD constexpr bool is_zero() const {
     uint64_t acc = 0;
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) acc |= limbs[i];
     return acc == 0;
   }
 
   ZK_HD friend constexpr bool operator==(const mont_t& a, const mont_t& b) {
     uint64_t acc = 0;
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) acc |= a.limbs[i] ^ b.limbs[i];
     return acc == 0;
   }
@@ -87,6 +91,7 @@ struct mont_t {
   ZK_HD friend constexpr mont_t operator+(const mont_t& a, const mont_t& b) {
     mont_t s{};
     uint64_t carry = 0;
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) s.limbs[i] = limb::adc(a.limbs[i], b.limbs[i], carry, carry);
     return s.reduce_once();
   }
@@ -95,9 +100,11 @@ struct mont_t {
   ZK_HD friend constexpr mont_t operator-(const mont_t& a, const mont_t& b) {
     mont_t d{};
     uint64_t borrow = 0;
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = limb::sbb(a.limbs[i], b.limbs[i], borrow, borrow);
     const uint64_t mask = 0 - borrow;
     uint64_t carry = 0;
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = limb::adc(d.limbs[i], P::modulus[i] & mask, carry, carry);
     return d;
   }
@@ -109,11 +116,13 @@ struct mont_t {
   // spare top bit keeps the running sum within nlimbs words, so the two extra words of plain CIOS go.
   ZK_HD friend constexpr mont_t operator*(const mont_t& a, const mont_t& b) {
     mont_t t{};
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) {
       uint64_t A = 0, C = 0;
       t.limbs[0] = limb::mac(a.limbs[0], b.limbs[i], t.limbs[0], 0, A);
       const uint64_t m = t.limbs[0] * P::inv;
       limb::mac(m, P::modulus[0], t.limbs[0], 0, C);
+      ZK_UNROLL
       for (size_t j = 1; j < nlimbs; ++j) {
         t.limbs[j] = limb::mac(a.limbs[j], b.limbs[i], t.limbs[j], A, A);
         t.limbs[j - 1] = limb::mac(m, P::modulus[j], t.limbs[j], C, C);
@@ -147,6 +156,7 @@ struct mont_t {
   // Fermat: x^(p−2) = x⁻¹ for x ≠ 0; 0 maps to 0.
   ZK_HD constexpr mont_t inverse() const {
     uint64_t e[nlimbs] = {};
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) e[i] = P::modulus[i];
     e[0] -= 2;  // the low limb of every odd prime modulus here is ≥ 2
     return pow(e, nlimbs);
@@ -288,6 +298,7 @@ struct mont_t {
  private:
   ZK_HD static constexpr mont_t from_limbs(const std::array<uint64_t, nlimbs>& l) {
     mont_t x{};
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) x.limbs[i] = l[i];
     return x;
   }
@@ -296,8 +307,10 @@ struct mont_t {
   ZK_HD constexpr mont_t reduce_once() const {
     mont_t d{};
     uint64_t borrow = 0;
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = limb::sbb(limbs[i], P::modulus[i], borrow, borrow);
     const uint64_t keep = 0 - borrow;
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = (limbs[i] & keep) | (d.limbs[i] & ~keep);
     return d;
   }
@@ -311,6 +324,7 @@ struct mont_t {
 
   static bool less_than_modulus(const std::array<uint64_t, nlimbs>& c) {
     uint64_t borrow = 0;
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) limb::sbb(c[i], P::modulus[i], borrow, borrow);
     return borrow != 0;
   }
@@ -327,6 +341,7 @@ struct mont_t {
       c[nlimbs - 1] = 0;
     }
     if (bits == 0) return;
+    ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) {
       const uint64_t next = i + 1 < nlimbs ? c[i + 1] : 0;
       c[i] = (c[i] >> bits) | (next << (64 - bits));

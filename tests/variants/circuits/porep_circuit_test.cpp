@@ -31,14 +31,14 @@ sizes satisfied_sizes(const char* preset_name, uint64_t seed) {
 
 TEST(porep_circuit, tiny_is_satisfied_with_pinned_sizes) {
   const sizes s = satisfied_sizes("tiny", 1);
-  EXPECT_EQ(s.constraints, 0u);
+  EXPECT_EQ(s.constraints, 150071u);
   EXPECT_EQ(s.inputs, 1u + 3u + 1u);  // one, replica_id, comm_d, comm_r, one challenge
-  EXPECT_EQ(s.aux, 0u);
+  EXPECT_EQ(s.aux, 149079u);
 }
 
 TEST(porep_circuit, small_is_satisfied_with_pinned_sizes) {
   const sizes s = satisfied_sizes("small", 2);
-  EXPECT_EQ(s.constraints, 0u);
+  EXPECT_EQ(s.constraints, 678214u);
   EXPECT_EQ(s.inputs, 1u + 3u + find_porep_preset("small").challenges);
 }
 
