@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 const fs::path source_dir = ABTEST_PLANTED_SOURCE_DIR;
 const fs::path build_root = ABTEST_PLANTED_BUILD_DIR;
-constexpr std::uint64_t units = 40'000;  // the fixture's default base work per repetition
+constexpr std::uint64_t units = 80'000;  // the fixture's default base work per repetition
 
 const char* const toggle_options[] = {"PLANTED_SLOW",   "PLANTED_NULL",  "PLANTED_PAIR1", "PLANTED_PAIR2",
                                       "PLANTED_BROKEN", "PLANTED_CRASH", "PLANTED_DIGEST"};
