@@ -29,8 +29,10 @@ struct culprit {
   double effect = 0.0;               // ln ratio attributed to the term (0/1 coding)
   double ci_low = 0.0;
   double ci_high = 0.0;
-  // The two A/Bs of DESIGN §7: to vs to−C is not in the culprit's direction, and from+C vs from is.
-  std::optional<bool> confirmed;     // empty when confirmations were not run
+  // The two A/Bs of DESIGN §7, measured afresh: to vs to−C is not in the culprit's direction, and
+  // from+C vs from is. false = a candidate the confirmations did not support (report it as such, not as
+  // a culprit); empty when confirmations were not run.
+  std::optional<bool> confirmed;
 };
 
 struct bisect_report {
@@ -39,10 +41,12 @@ struct bisect_report {
   comparison overall;                // to vs from
   std::string method;                // "factorial full 2^3", "factorial 2^(5-1) E=ABCD", "group testing", "none"
   std::vector<culprit> culprits;
-  std::vector<std::string> skipped;  // excluded toggles, then toggles the search could not resolve
+  std::vector<std::string> skipped;  // toggle ids: excluded ones that differ, then ones left unresolved
   int comparisons = 0;               // oracle A/B calls, retries and confirmations included
   int runs = 0;                      // benchmark invocations spent, matrix included
-  long long full_matrix_runs = 0;    // 2^k configurations at the same number of rounds
+  // 2^k configurations at the same number of rounds: matrix_rounds on the factorial path, the mean
+  // rounds per comparison on the group-testing path.
+  long long full_matrix_runs = 0;
   std::optional<factorial_analysis> analysis;  // the screen, on the factorial path
 };
 
