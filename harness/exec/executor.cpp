@@ -70,7 +70,10 @@ sample_outcome run_benchmark(const benchmark_invocation& inv) {
                                                : nlohmann::json("available")},
   };
 
-  if (r.timed_out) {
+  if (!r.error.empty()) {
+    s.status = sample_status::failed;
+    s.error = r.error;
+  } else if (r.timed_out) {
     s.status = sample_status::timeout;
     s.error = fmt::format("{} ran past its timeout of {} s and was killed with its process group — raise "
                           "the benchmark's timeout_s or use smaller params", inv.bench, inv.timeout_s);

@@ -26,7 +26,7 @@ struct benchmark_invocation {
 };
 
 // Runs the invocation once (one sample, DESIGN §6). Status, in order of precedence:
-//   could not start → failed; ran past timeout_s → timeout; ended by a signal → crashed;
+//   could not start (or was abandoned) → failed; ran past timeout_s → timeout; ended by a signal → crashed;
 //   non-zero exit → failed; else the parser's ok / no_metrics / bad_output.
 // Every started sample carries the process metrics `<bench>.wall_s`, `user_s`, `sys_s`,
 // `maxrss_mib`, `minflt`, `majflt`, `nvcsw`, `nivcsw`, plus `instructions`, `cycles` and

@@ -42,7 +42,7 @@ struct resource_usage {
 
 struct process_result {
   bool started = false;       // false: nothing ran; `error` says why
-  std::string error;
+  std::string error;          // also set when a started run had to be abandoned (poll failed)
   std::optional<int> exit_code;
   std::optional<int> signal;  // the signal that ended it (after a timeout: usually SIGTERM/SIGKILL)
   bool timed_out = false;
