@@ -3,6 +3,7 @@
 
 #include <random>
 
+#include "abtest/toggles/a4.hpp"
 #include "groth16/prover.hpp"
 #include "msm/msm.hpp"
 #include "groth16/setup.hpp"
@@ -120,6 +121,12 @@ TEST_F(prover_test, setup_is_deterministic_and_mismatched_assignments_throw) {
   const auto other = testing::synthesize_one(chain_circuit{fr::one(), 3, 0});
   const assignment_view v = view_of(other);
   EXPECT_THROW(prove_batch(p1, std::span(&v, 1), rng), std::invalid_argument);
+}
+
+TEST(prover_defaults, bg2_mode_follows_the_a4_toggle) {
+  EXPECT_EQ(default_bg2_mode(), ABTEST_A4_PARALLEL_BG2 ? bg2_mode::parallel : bg2_mode::sequential);
+  EXPECT_EQ(prover_options{}.bg2, default_bg2_mode());
+  EXPECT_EQ(prover_options{}.window, default_msm_window_policy());
 }
 
 }  // namespace

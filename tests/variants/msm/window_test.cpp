@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "abtest/toggles/d4.hpp"
 #include "msm/msm.hpp"
 #include "msm/window.hpp"
 
@@ -30,6 +31,10 @@ TEST(window, shared_policy_uses_the_average_and_per_msm_its_own_length) {
   }
   EXPECT_NE(msm_window_for(msm_window_policy::shared, sizes[0], sizes),
             msm_window_for(msm_window_policy::per_msm, sizes[0], sizes));
+}
+
+TEST(window, default_policy_follows_the_d4_toggle) {
+  EXPECT_EQ(default_msm_window_policy(), ABTEST_D4_MSM_WINDOW ? msm_window_policy::per_msm : msm_window_policy::shared);
 }
 
 }  // namespace
