@@ -1,0 +1,78 @@
+// Helpers every subcommand shares: the manifest, the results database, the progress line.
+#include <fmt/format.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "harness/commands/command.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/exec/host.hpp"
+
+namespace abtest::cli {
+namespace {
+
+// An experiment recorded as running by a process of this host that no longer exists (SIGKILL,
+// power loss) is incomplete: say so in the database, so `list` and `--resume` see the truth.
+void mark_dead_runs_incomplete(db::results_store& store) {
+  const std::string host = exec::collect_host_facts().hostname;
+  for (const auto& e : store.list_experiments()) {
+    if (e.status != db::experiment_status::running) continue;
+    const auto& owner = e.config.value("owner", nlohmann::json::object());
+    if (owner.value("host", "") != host) continue;
+    const pid_t pid = owner.value("pid", 0);
+    if (pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM)) continue;  // still alive
+    store.set_experiment_status(e.id, db::experiment_status::incomplete);
+  }
+}
+
+}  // namespace
+
+manifest load_manifest_for(const global_options& g) { return load_manifest(locate_manifest(g.manifest)); }
+
+std::filesystem::path db_path(const global_options& g, const manifest* m) {
+  if (!g.db.empty()) return g.db;
+  if (const char* env = std::getenv("ABTEST_DB"); env && *env) return env;
+  if (m) return m->state_dir() / "results.db";
+  // Without a loaded manifest, still prefer the folder of the one that would be used.
+  const auto manifest_path = locate_manifest(g.manifest);
+  if (std::filesystem::exists(manifest_path))
+    return std::filesystem::absolute(manifest_path).parent_path() / ".abtest" / "results.db";
+  return std::filesystem::path(".abtest") / "results.db";
+}
+
+db::results_store open_store(const std::filesystem::path& path) {
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  db::results_store store(path, db::open_mode::read_write_create);
+  mark_dead_runs_incomplete(store);
+  return store;
+}
+
+db::results_store open_store_read_only(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path))
+    throw usage_error(fmt::format("no results database at {} — run an experiment first, or pass --db PATH", path.string()));
+  return db::results_store(path, db::open_mode::read_only);
+}
+
+progress_line::progress_line(const global_options& g) : enabled_(!g.quiet && !g.json && ::isatty(STDERR_FILENO)) {}
+progress_line::~progress_line() { clear(); }
+
+void progress_line::update(const std::string& text) {
+  if (!enabled_) return;
+  std::string line = text.substr(0, 110);
+  const size_t shown = line.size();
+  if (shown < width_) line.append(width_ - shown, ' ');
+  width_ = shown;
+  fmt::print(stderr, "\r{}", line);
+  std::fflush(stderr);
+}
+
+void progress_line::clear() {
+  if (!enabled_ || width_ == 0) return;
+  fmt::print(stderr, "\r{}\r", std::string(width_, ' '));
+  std::fflush(stderr);
+  width_ = 0;
+}
+
+}  // namespace abtest::cli

@@ -1,0 +1,232 @@
+// `abtest run`: build the variant(s) and the baseline, run the benchmarks in randomized interleaved
+// rounds, store every sample, print a verdict per metric (DESIGN §6, §7, §9).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <ranges>
+#include <random>
+
+#include "harness/commands/command.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/core/variant.hpp"
+#include "harness/exec/cpu_list.hpp"
+#include "harness/exec/host.hpp"
+#include "harness/experiment/experiment.hpp"
+#include "harness/experiment/report.hpp"
+
+namespace abtest::cli {
+namespace {
+
+struct run_flags {
+  std::vector<std::string> toggles, variants, benches, params, metrics;
+  std::string baseline = "base";
+  int rounds = 10, max_rounds = 50, warmups = -1, jobs = 0;
+  bool adaptive = false, fail_on_regression = false, resume = false;
+  std::string resume_id;
+  double margin_pct = 1.0;
+  std::string pin;
+  std::optional<uint64_t> seed;
+  std::string command_line;
+};
+
+std::map<std::string, std::string> parse_params(const manifest& m, const std::vector<std::string>& items) {
+  auto params = m.params;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw usage_error(fmt::format("--param {}: expected K=V — e.g. --param preset=tiny", item));
+    const std::string key = item.substr(0, eq);
+    if (!m.params.count(key))
+      throw usage_error(fmt::format("--param {}: the manifest has no parameter \"{}\" — known: {}", item, key,
+                                    fmt::join(std::views::keys(m.params), ", ")));
+    params[key] = item.substr(eq + 1);
+  }
+  return params;
+}
+
+// Checks that every arm's binaries are still the ones the experiment started with.
+void check_binaries_unchanged(const manifest& m, const run_plan& plan) {
+  for (const auto& arm : plan.arms) {
+    std::string all;
+    for (const auto& target : benchmark_programs(m)) {
+      const auto path = arm.bin / target;
+      if (!std::filesystem::exists(path))
+        throw usage_error(fmt::format("cannot resume: {} is gone — start a new run", path.string()));
+      all += target + "=" + sha256_file(path) + "\n";
+    }
+    if (sha256_hex(all) != arm.binaries_digest)
+      throw usage_error(fmt::format("cannot resume: the binaries of {} changed since the experiment started (rebuilt?) — "
+                                    "start a new run", arm.key));
+  }
+}
+
+int finish(db::results_store& store, const manifest& m, const std::string& id, const run_plan& plan,
+           std::vector<sample_row>& samples, const schedule_result& sched, const global_options& g, bool fail_on_regression,
+           const std::vector<std::string>& notes) {
+  const auto analysis = analyze_and_store(store, id, plan, samples);
+  const auto reference = compare_to_reference(m, plan, samples);
+  int rounds_done = 0;
+  for (const auto& s : samples)
+    if (!s.warmup) rounds_done = std::max(rounds_done, s.round);
+  report_input in{id, plan, analysis, &reference, rounds_done, sched.stopped_early, sched.interrupted};
+  if (g.json) {
+    auto j = json_report(in);
+    j["notes"] = notes;
+    std::cout << j.dump(2) << "\n";
+  } else if (!g.quiet) {
+    for (const auto& n : notes) fmt::print("{}\n", n);
+    fmt::print("{}", terminal_report(in));
+  }
+  if (sched.interrupted) {
+    fmt::print(stderr, "abtest: interrupted — the experiment is incomplete; continue it with `abtest run --resume {}`\n", id);
+    return 130;
+  }
+  return exit_code_for(analysis, fail_on_regression);
+}
+
+int resume(const run_flags& f, const global_options& g) {
+  const auto path = db_path(g, nullptr);
+  // The manifest is needed to re-run the benchmarks; take the experiment's own when none is given.
+  auto store = open_store(g.manifest.empty() && g.db.empty() ? db_path(g, nullptr) : path);
+  std::optional<db::experiment_record> e;
+  if (!f.resume_id.empty()) {
+    e = store.find_experiment(f.resume_id);
+    if (!e) throw usage_error(fmt::format("no experiment {} in {} — `abtest list` shows them", f.resume_id, path.string()));
+  } else {
+    for (const auto& x : store.list_experiments())
+      if (x.status == db::experiment_status::incomplete && (!e || x.started_at > e->started_at)) e = x;
+    if (!e) throw usage_error("no incomplete experiment to resume — `abtest list` shows them");
+  }
+  if (e->status == db::experiment_status::complete)
+    throw usage_error(fmt::format("experiment {} is already complete — `abtest compare {}` re-analyses it", e->id, e->id));
+  if (e->status == db::experiment_status::running)
+    throw usage_error(fmt::format("experiment {} is still running in another process — wait for it", e->id));
+  auto plan = run_plan::from_json(e->config);
+  const manifest m = load_manifest(g.manifest.empty() && e->manifest_path ? std::filesystem::path(*e->manifest_path)
+                                                                           : locate_manifest(g.manifest));
+  check_binaries_unchanged(m, plan);
+  auto samples = load_samples(store, e->id);
+  // The row stays `incomplete` while it is resumed: the recorded owner is the dead process, and
+  // the unique slot key keeps a second resumer from recording a sample twice.
+  if (!g.quiet && !g.json) fmt::print(stderr, "resuming {}: {} samples recorded\n", e->id, samples.size());
+  process_source source(m, plan);
+  const auto sched = execute(store, m, plan, e->id, source, samples, g);
+  return finish(store, m, e->id, plan, samples, sched, g, f.fail_on_regression, {});
+}
+
+int run(const run_flags& f, const global_options& g) {
+  if (f.resume) return resume(f, g);
+  const manifest m = load_manifest_for(g);
+  if (f.toggles.empty() && f.variants.empty())
+    throw usage_error("nothing to compare — give --toggle ID[=LEVEL] (repeatable) or --variant SPEC");
+  if (f.rounds < 2) throw usage_error("--rounds must be at least 2 for a paired comparison");
+  if (f.adaptive && f.max_rounds < 10) throw usage_error("--max-rounds must be at least 10 with --adaptive (the sequence starts at 10)");
+  if (!(f.margin_pct >= 0 && f.margin_pct < 100)) throw usage_error("--margin is a percentage in [0, 100), e.g. 1");
+
+  const variant baseline = parse_variant_spec(f.baseline, m);
+  std::vector<variant> candidates;
+  if (!f.toggles.empty()) candidates.push_back(variant_from_flags(f.toggles, m));
+  for (const auto& spec : f.variants) candidates.push_back(parse_variant_spec(spec, m));
+  for (const auto& c : candidates)
+    if (c == baseline) throw usage_error(fmt::format("candidate {} is the baseline itself — pick another --baseline or toggle", c.key(m)));
+
+  run_plan plan;
+  plan.params = parse_params(m, f.params);
+  for (const auto& b : f.benches) {
+    if (!m.find_benchmark(b)) throw usage_error(fmt::format("--bench {}: no such benchmark in {}", b, m.path.string()));
+    plan.benchmarks.push_back(b);
+  }
+  if (plan.benchmarks.empty())
+    for (const auto& b : m.benchmarks) plan.benchmarks.push_back(b.name);
+  plan.adaptive = f.adaptive;
+  plan.rounds = f.adaptive ? f.max_rounds : f.rounds;
+  plan.warmups = f.warmups >= 0 ? f.warmups : m.find_benchmark(plan.benchmarks.front())->warmups;
+  plan.seed = f.seed ? *f.seed : std::random_device{}();
+  plan.margin = f.margin_pct / 100.0;
+  plan.pin = f.pin;
+  plan.monitor_metrics = f.metrics;
+  if (!f.pin.empty() && exec::parse_cpu_list(f.pin).cpus.empty())
+    throw usage_error(fmt::format("--pin {}: {} — e.g. --pin 1 or --pin 0,2-3", f.pin, exec::parse_cpu_list(f.pin).error));
+
+  std::vector<std::string> notes;
+  for (const auto& c : candidates)
+    for (const auto& id : inert_toggles(m, c))
+      notes.push_back(fmt::format("note: {} is inert on this host (requires {}; none found) — it builds but cannot change what runs",
+                                  id, fmt::join(m.toggle(id).requires_caps, ", ")));
+  for (const auto& w : exec::noise_warnings(exec::read_noise_inputs(f.pin)))
+    if (!g.quiet && !g.json) fmt::print(stderr, "warning: {}\n", w);
+
+  auto store = open_store(db_path(g, &m));
+  const std::int64_t machine_id = current_machine(store);
+  builder_options bo;
+  bo.jobs = f.jobs;
+  bo.verbose = g.verbose > 0;
+  builder b(m, bo);
+  std::vector<variant> all{baseline};
+  all.insert(all.end(), candidates.begin(), candidates.end());
+  for (size_t i = 0; i < all.size(); ++i) {
+    const auto built = build_and_record(m, all[i], store, b, g);
+    const auto& o = built.outcome;
+    if (!o.ok) {
+      std::string what = o.missing_targets.empty()
+                             ? fmt::format("the build of {} failed", o.key)
+                             : fmt::format("the build of {} failed: {} defines no target {}", o.key, m.source_dir.string(),
+                                           fmt::join(o.missing_targets, ", "));
+      throw user_error(exit_code::build_failed, fmt::format("{} — last lines of {}:\n{}\n(fix the build, or leave the toggle out)",
+                                                            what, o.log_path.string(), o.log_tail));
+    }
+    arm_plan arm{o.key, all[i].levels, i == 0 ? "baseline" : "candidate", o.dir, o.binaries_digest, built.build_id};
+    if (i > 0 && o.binaries_digest == plan.arms[0].binaries_digest) {
+      notes.push_back(fmt::format("note: {} and {} are the same program (identical binaries) — not measured; verdict SAME by construction",
+                                  o.key, plan.arms[0].key));
+      continue;
+    }
+    plan.arms.push_back(std::move(arm));
+  }
+  if (plan.arms.size() < 2) {
+    if (g.json) std::cout << nlohmann::json({{"experiment", nullptr}, {"baseline", plan.arms[0].key}, {"verdicts", nlohmann::json::array()}, {"notes", notes}}).dump(2) << "\n";
+    else for (const auto& n : notes) fmt::print("{}\n", n);
+    return 0;
+  }
+  const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id);
+  if (!g.quiet && !g.json)
+    fmt::print(stderr, "experiment {}: {} arms × {} benchmark(s), {} warm-up + {} {} rounds, seed {}\n", id, plan.arms.size(),
+               plan.benchmarks.size(), plan.warmups, f.adaptive ? "up to" : "", plan.rounds, plan.seed);
+  std::vector<sample_row> samples;
+  process_source source(m, plan);
+  const auto sched = execute(store, m, plan, id, source, samples, g);
+  return finish(store, m, id, plan, samples, sched, g, f.fail_on_regression, notes);
+}
+
+}  // namespace
+
+void register_run(CLI::App& app, global_options& g, action& act) {
+  auto f = std::make_shared<run_flags>();
+  auto* cmd = app.add_subcommand("run", "build the variant and the baseline, run interleaved, give verdicts");
+  cmd->add_option("--toggle,-t", f->toggles, "toggle ID (its `on` level) or ID=LEVEL; repeatable: one candidate");
+  cmd->add_option("--variant", f->variants, "another candidate as a SPEC (A1=4+B1, all); repeatable");
+  cmd->add_option("--baseline", f->baseline, "the baseline SPEC (default: base)");
+  cmd->add_option("--bench", f->benches, "only this benchmark (repeatable; default: all)");
+  cmd->add_option("--rounds,-n", f->rounds, "interleaved rounds (default 10)");
+  cmd->add_flag("--adaptive", f->adaptive, "stop as soon as every verdict is decisive (always-valid sequence)");
+  cmd->add_option("--max-rounds", f->max_rounds, "cap on rounds with --adaptive (default 50)");
+  cmd->add_option("--metric", f->metrics, "with --adaptive: the metrics that must be decisive (default: each total)");
+  cmd->add_option("--warmups", f->warmups, "warm-up invocations per arm and benchmark (default: the manifest's, 1)");
+  cmd->add_option("--margin", f->margin_pct, "practical margin in percent for SAME (default 1)");
+  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable)");
+  cmd->add_option("--pin", f->pin, "CPU list the benchmarks run on, e.g. 1 or 0,2-3");
+  cmd->add_option("--seed", f->seed, "seed of the round order (default: random, recorded)");
+  cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs (default: the build tool's)");
+  cmd->add_flag("--fail-on-regression", f->fail_on_regression, "exit 1 when a metric is SLOWER");
+  cmd->add_option("--resume", f->resume_id, "continue an incomplete experiment (default: the latest)")->expected(0, 1);
+  cmd->callback([f, cmd, &g, &act] {
+    f->resume = cmd->count("--resume") > 0;
+    f->command_line = g.command_line;
+    act = [f, &g] { return run(*f, g); };
+  });
+}
+
+}  // namespace abtest::cli

@@ -1,0 +1,79 @@
+// From recorded samples to verdicts: paired per-round log ratios, Holm across the experiment,
+// INVALID for failed correctness checks (DESIGN §4, §7).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/core/manifest.hpp"
+#include "harness/core/plan.hpp"
+#include "harness/core/samples.hpp"
+#include "harness/stats/estimate.hpp"
+#include "harness/stats/verdict.hpp"
+
+namespace abtest {
+
+struct verdict_row {
+  int arm = 0;
+  std::string variant;            // candidate key
+  std::string baseline;           // baseline key
+  std::string benchmark;
+  std::string metric;             // "<bench>.<metric>"
+  int n = 0;                      // paired rounds used
+  double baseline_median = 0, candidate_median = 0;
+  stats::log_estimate primary;    // paired t (fixed n) or the always-valid sequence (adaptive)
+  stats::log_estimate robust;     // Hodges–Lehmann with the Wilcoxon signed-rank CI
+  double p_adjusted = 1;          // Holm across every row of the experiment
+  stats::verdict verdict = stats::verdict::inconclusive;
+  bool immaterial = false;
+  std::string note;               // why INVALID, robust disagreement, too few rounds, ...
+};
+
+struct arm_health {
+  int ok = 0, failed = 0;         // measured (non-warm-up) samples
+  std::string first_error;
+  std::string invalid_reason;     // non-empty: INVALID (verified false, or digest ≠ baseline's)
+  std::string backend;
+};
+
+struct analysis_result {
+  std::vector<verdict_row> rows;
+  std::vector<arm_health> arms;   // indexed like plan.arms
+  bool any_invalid() const;
+  bool any_failed() const;
+  bool any_slower() const;        // a material SLOWER verdict
+};
+
+struct analysis_options {
+  double confidence = 0.95;
+  double alpha = 0.05;            // family-wise, Holm
+  double tau = 0.02;              // adaptive mixing sd
+};
+
+// Process metrics that describe the invocation rather than the work: kept, shown by `show`, but
+// outside the verdict family so they do not dilute Holm (wall_s and maxrss_mib stay in).
+bool is_auxiliary_metric(const std::string& metric);
+
+analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& samples, const analysis_options& options = {});
+
+// Against the manifest's reference figures (DESIGN §3): comparable only when the run's params
+// equal the reference's; otherwise `comparable` is false and `why` says what differs.
+struct reference_row {
+  std::string metric;
+  double reference = 0;
+  std::string variant;
+  int n = 0;
+  double median = 0;
+  stats::log_estimate estimate;   // one-sample t of ln x − ln reference
+  stats::verdict verdict = stats::verdict::inconclusive;
+};
+struct reference_result {
+  bool present = false, comparable = false;
+  std::string label, why;
+  std::vector<reference_row> rows;
+};
+reference_result compare_to_reference(const manifest& m, const run_plan& plan, const std::vector<sample_row>& samples,
+                                      const analysis_options& options = {});
+
+}  // namespace abtest

@@ -1,0 +1,33 @@
+// The error type every command throws to end with a documented exit code (DESIGN §9).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace abtest {
+
+// Exit codes of the abtest CLI — a contract (DESIGN §9).
+enum class exit_code : int {
+  ok = 0,
+  regression = 1,      // a regression was found and the command was asked to fail on it
+  usage = 2,           // bad flags, bad manifest, bad input file
+  build_failed = 3,    // a build failed where it could not be skipped
+  bench_failed = 4,    // a benchmark failed or a variant was INVALID
+  skip = 125,          // `abtest check`: tell `git bisect run` to skip this commit
+};
+
+// An error the user can act on. `what()` reads "<what went wrong> — <what to do next>";
+// main() prints it as "error: ..." and exits with `code`.
+class user_error : public std::runtime_error {
+ public:
+  user_error(exit_code code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  exit_code code() const noexcept { return code_; }
+
+ private:
+  exit_code code_;
+};
+
+// Shorthand for the most common kind: bad flags or bad input (exit 2).
+inline user_error usage_error(const std::string& message) { return user_error(exit_code::usage, message); }
+
+}  // namespace abtest

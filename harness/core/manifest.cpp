@@ -1,0 +1,360 @@
+// Loads abtest.json and validates it against the contract of DESIGN §3, naming file, key and fix.
+#include "harness/core/manifest.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "harness/core/errors.hpp"
+
+namespace abtest {
+namespace {
+
+using json = nlohmann::json;
+
+class validator {
+ public:
+  explicit validator(std::filesystem::path file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& what, const std::string& fix) const {
+    throw usage_error(fmt::format("{}: {}: {} — {}", file_.string(), key, what, fix));
+  }
+
+  // Rejects keys outside `allowed`: typos must not pass silently.
+  void only_keys(const json& obj, const std::string& where, std::initializer_list<const char*> allowed) const {
+    for (const auto& [key, value] : obj.items()) {
+      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
+        std::vector<std::string> names(allowed.begin(), allowed.end());
+        fail(where.empty() ? key : where + "." + key, "unknown key",
+             fmt::format("remove it or use one of: {}", fmt::join(names, ", ")));
+      }
+    }
+  }
+
+  const json& object(const json& parent, const std::string& key, const std::string& where) const {
+    const json& v = parent.at(key);
+    if (!v.is_object()) fail(where, "must be an object", "write it as {...}");
+    return v;
+  }
+
+  std::string string(const json& v, const std::string& where) const {
+    if (!v.is_string()) fail(where, fmt::format("must be a string, found {}", v.type_name()), "quote the value");
+    return v.get<std::string>();
+  }
+
+  // Params may be written as strings or numbers; both are kept as text.
+  std::string scalar(const json& v, const std::string& where) const {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number_integer()) return std::to_string(v.get<long long>());
+    if (v.is_number()) return fmt::format("{}", v.get<double>());
+    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+    fail(where, fmt::format("must be a string or a number, found {}", v.type_name()), "write a scalar value");
+  }
+
+  std::vector<std::string> strings(const json& v, const std::string& where) const {
+    if (!v.is_array()) fail(where, "must be an array of strings", "write it as [\"...\", ...]");
+    std::vector<std::string> out;
+    for (size_t i = 0; i < v.size(); ++i) out.push_back(string(v[i], fmt::format("{}[{}]", where, i)));
+    return out;
+  }
+
+  double positive(const json& v, const std::string& where) const {
+    if (!v.is_number() || v.get<double>() <= 0) fail(where, "must be a positive number", "e.g. 600");
+    return v.get<double>();
+  }
+
+ private:
+  std::filesystem::path file_;
+};
+
+const std::regex& id_pattern() {
+  static const std::regex re("[A-Z][A-Z0-9_]{0,15}");
+  return re;
+}
+
+// Levels appear in variant keys (`A1=4+B1`) and folder names: no separators, no path tricks.
+const std::regex& level_pattern() {
+  static const std::regex re("[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}");
+  return re;
+}
+
+const std::regex& placeholder_pattern() {
+  static const std::regex re("\\{([^{}]*)\\}");
+  return re;
+}
+
+toggle_spec parse_toggle(const validator& v, const json& j, const std::string& where) {
+  if (!j.is_object()) v.fail(where, "must be an object", "write {\"id\": ..., \"option\": ...}");
+  v.only_keys(j, where, {"id", "option", "levels", "on", "title", "phase", "requires"});
+  toggle_spec t;
+  if (!j.contains("id")) v.fail(where + ".id", "missing", "give the toggle an id such as \"A1\"");
+  t.id = v.string(j["id"], where + ".id");
+  if (!std::regex_match(t.id, id_pattern()))
+    v.fail(where + ".id", fmt::format("\"{}\" is not a valid id", t.id),
+           "use 1–16 characters [A-Z0-9_] starting with a capital letter, e.g. \"A1\"");
+  if (!j.contains("option"))
+    v.fail(where + ".option", "missing", "name the CMake cache variable that carries the level");
+  t.option = v.string(j["option"], where + ".option");
+  static const std::regex option_re("[A-Za-z_][A-Za-z0-9_]*");
+  if (!std::regex_match(t.option, option_re))
+    v.fail(where + ".option", fmt::format("\"{}\" is not a CMake variable name", t.option),
+           "use letters, digits and underscores");
+  t.levels = j.contains("levels") ? v.strings(j["levels"], where + ".levels")
+                                  : std::vector<std::string>{"OFF", "ON"};
+  if (t.levels.size() < 2) v.fail(where + ".levels", "needs at least two levels", "list the off level first, e.g. [\"OFF\", \"ON\"]");
+  std::set<std::string> seen;
+  for (size_t i = 0; i < t.levels.size(); ++i) {
+    const auto& level = t.levels[i];
+    if (!std::regex_match(level, level_pattern()))
+      v.fail(fmt::format("{}.levels[{}]", where, i), fmt::format("\"{}\" is not a valid level", level),
+             "use up to 32 characters [A-Za-z0-9_.-], not starting with '.' or '-'");
+    if (!seen.insert(level).second)
+      v.fail(fmt::format("{}.levels[{}]", where, i), fmt::format("level \"{}\" is listed twice", level), "remove the duplicate");
+  }
+  t.on = j.contains("on") ? v.string(j["on"], where + ".on") : t.levels.back();
+  if (!seen.count(t.on))
+    v.fail(where + ".on", fmt::format("\"{}\" is not one of the levels [{}]", t.on, fmt::join(t.levels, ", ")),
+           "pick one of the listed levels");
+  if (t.on == t.off()) v.fail(where + ".on", "is the off level", "pick a level other than the first");
+  if (j.contains("title")) t.title = v.string(j["title"], where + ".title");
+  if (j.contains("phase")) t.phase = v.string(j["phase"], where + ".phase");
+  if (j.contains("requires")) {
+    t.requires_caps = v.strings(j["requires"], where + ".requires");
+    for (size_t i = 0; i < t.requires_caps.size(); ++i)
+      if (t.requires_caps[i] != "cuda")
+        v.fail(fmt::format("{}.requires[{}]", where, i), fmt::format("unknown capability \"{}\"", t.requires_caps[i]),
+               "the known capabilities are: cuda");
+  }
+  return t;
+}
+
+benchmark_spec parse_benchmark(const validator& v, const json& j, const std::string& where) {
+  if (!j.is_object()) v.fail(where, "must be an object", "write {\"name\": ..., \"format\": ..., \"command\": [...]}");
+  v.only_keys(j, where, {"name", "format", "command", "pattern", "timeout_s", "warmups"});
+  benchmark_spec b;
+  if (!j.contains("name")) v.fail(where + ".name", "missing", "name the benchmark, e.g. \"proof\"");
+  b.name = v.string(j["name"], where + ".name");
+  static const std::regex name_re("[a-z][a-z0-9_]{0,31}");
+  if (!std::regex_match(b.name, name_re))
+    v.fail(where + ".name", fmt::format("\"{}\" is not a valid benchmark name", b.name),
+           "use 1–32 characters [a-z0-9_] starting with a letter (it prefixes metric names)");
+  if (!j.contains("format")) v.fail(where + ".format", "missing", "use one of: gbench, json, lines");
+  const std::string format = v.string(j["format"], where + ".format");
+  if (const auto f = exec::parse_output_format(format)) b.format = *f;
+  else v.fail(where + ".format", fmt::format("unknown format \"{}\"", format), "use one of: gbench, json, lines");
+  if (!j.contains("command")) v.fail(where + ".command", "missing", "give the program and its arguments as an array");
+  b.command = v.strings(j["command"], where + ".command");
+  if (b.command.empty() || b.command.front().empty())
+    v.fail(where + ".command", "is empty", "give the program and its arguments, e.g. [\"{bin}/bench\", \"--json\"]");
+  if (j.contains("pattern")) {
+    if (b.format != exec::output_format::lines) v.fail(where + ".pattern", "only applies to format \"lines\"", "remove it or set \"format\": \"lines\"");
+    b.pattern = v.string(j["pattern"], where + ".pattern");
+    try {
+      std::regex re(b.pattern, std::regex::ECMAScript);
+      if (re.mark_count() < 2) v.fail(where + ".pattern", "needs capture groups (name) and (value)", "e.g. \"TIMING: (\\\\w+) ([0-9.]+) (ms)\"");
+    } catch (const std::regex_error& e) {
+      v.fail(where + ".pattern", fmt::format("is not a valid ECMAScript regular expression ({})", e.what()), "fix the expression");
+    }
+  } else if (b.format == exec::output_format::lines) {
+    v.fail(where + ".pattern", "missing", "format \"lines\" needs a pattern with groups (name) (value) [(unit)]");
+  }
+  if (j.contains("timeout_s")) b.timeout_s = v.positive(j["timeout_s"], where + ".timeout_s");
+  if (j.contains("warmups")) {
+    if (!j["warmups"].is_number_integer() || j["warmups"].get<int>() < 0)
+      v.fail(where + ".warmups", "must be a non-negative integer", "e.g. 1");
+    b.warmups = j["warmups"].get<int>();
+  }
+  return b;
+}
+
+void check_placeholders(const validator& v, const manifest& m) {
+  for (size_t i = 0; i < m.benchmarks.size(); ++i) {
+    const auto& b = m.benchmarks[i];
+    for (size_t a = 0; a < b.command.size(); ++a) {
+      const std::string& arg = b.command[a];
+      for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {
+        const std::string name = (*it)[1];
+        if (name == "bin") continue;
+        if (!m.params.count(name)) {
+          std::vector<std::string> known{"bin"};
+          for (const auto& [k, _] : m.params) known.push_back(k);
+          v.fail(fmt::format("benchmarks[{}].command[{}]", i, a), fmt::format("placeholder {{{}}} is not defined", name),
+                 fmt::format("add \"{}\" to \"params\" (known: {})", name, fmt::join(known, ", ")));
+        }
+      }
+    }
+  }
+}
+
+size_t line_of(const std::string& text, size_t byte) {
+  return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + std::min(byte, text.size()), '\n'));
+}
+
+}  // namespace
+
+bool toggle_spec::has_level(const std::string& level) const {
+  return std::find(levels.begin(), levels.end(), level) != levels.end();
+}
+
+const toggle_spec* manifest::find_toggle(const std::string& id) const {
+  for (const auto& t : toggles)
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
+const toggle_spec& manifest::toggle(const std::string& id) const {
+  if (const auto* t = find_toggle(id)) return *t;
+  std::vector<std::string> ids;
+  for (const auto& t : toggles) ids.push_back(t.id);
+  throw usage_error(fmt::format("unknown toggle \"{}\" — the manifest {} defines: {}", id, path.string(),
+                                ids.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(ids, ", "))));
+}
+
+const benchmark_spec* manifest::find_benchmark(const std::string& name) const {
+  for (const auto& b : benchmarks)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+manifest parse_manifest(const std::string& text, const std::filesystem::path& path) {
+  validator v(path);
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw usage_error(fmt::format("{}:{}: not valid JSON ({}) — fix the syntax", path.string(), line_of(text, e.byte), e.what()));
+  }
+  if (!root.is_object()) v.fail("(top level)", "must be a JSON object", "see DESIGN §3 for the format");
+  v.only_keys(root, "", {"project", "source_dir", "build", "params", "toggles", "benchmarks", "reference"});
+
+  manifest m;
+  m.path = std::filesystem::absolute(path).lexically_normal();
+  m.dir = m.path.parent_path();
+  if (!root.contains("project")) v.fail("project", "missing", "name the project, e.g. \"porep-c2-model\"");
+  m.project = v.string(root["project"], "project");
+  m.source_dir = (m.dir / (root.contains("source_dir") ? v.string(root["source_dir"], "source_dir") : ".")).lexically_normal();
+
+  if (root.contains("build")) {
+    const json& b = v.object(root, "build", "build");
+    v.only_keys(b, "build", {"generator", "build_type", "targets", "cmake_args"});
+    if (b.contains("generator")) m.build.generator = v.string(b["generator"], "build.generator");
+    if (b.contains("build_type")) m.build.build_type = v.string(b["build_type"], "build.build_type");
+    if (b.contains("targets")) m.build.targets = v.strings(b["targets"], "build.targets");
+    if (b.contains("cmake_args")) m.build.cmake_args = v.strings(b["cmake_args"], "build.cmake_args");
+  }
+  if (root.contains("params")) {
+    const json& p = v.object(root, "params", "params");
+    for (const auto& [key, value] : p.items()) {
+      static const std::regex key_re("[A-Za-z_][A-Za-z0-9_]*");
+      if (!std::regex_match(key, key_re) || key == "bin")
+        v.fail("params." + key, "is not a valid parameter name", "use [A-Za-z_][A-Za-z0-9_]*, and not \"bin\"");
+      m.params[key] = v.scalar(value, "params." + key);
+    }
+  }
+  if (!root.contains("toggles") || !root["toggles"].is_array())
+    v.fail("toggles", "missing or not an array", "list the toggles: [{\"id\": \"A1\", \"option\": \"...\"}, ...]");
+  std::set<std::string> ids, options;
+  for (size_t i = 0; i < root["toggles"].size(); ++i) {
+    const std::string where = fmt::format("toggles[{}]", i);
+    toggle_spec t = parse_toggle(v, root["toggles"][i], where);
+    if (!ids.insert(t.id).second) v.fail(where + ".id", fmt::format("duplicate id \"{}\"", t.id), "give each toggle its own id");
+    if (!options.insert(t.option).second)
+      v.fail(where + ".option", fmt::format("option \"{}\" is used by two toggles", t.option), "give each toggle its own CMake option");
+    m.toggles.push_back(std::move(t));
+  }
+  if (!root.contains("benchmarks") || !root["benchmarks"].is_array() || root["benchmarks"].empty())
+    v.fail("benchmarks", "missing, empty or not an array", "list at least one benchmark");
+  std::set<std::string> names;
+  for (size_t i = 0; i < root["benchmarks"].size(); ++i) {
+    const std::string where = fmt::format("benchmarks[{}]", i);
+    benchmark_spec b = parse_benchmark(v, root["benchmarks"][i], where);
+    if (!names.insert(b.name).second) v.fail(where + ".name", fmt::format("duplicate benchmark \"{}\"", b.name), "give each benchmark its own name");
+    m.benchmarks.push_back(std::move(b));
+  }
+  check_placeholders(v, m);
+
+  // Every `{bin}/NAME` program must be one of the build targets, or it would never be built.
+  for (size_t i = 0; i < m.benchmarks.size(); ++i) {
+    const std::string& prog = m.benchmarks[i].command.front();
+    if (prog.rfind("{bin}/", 0) != 0) continue;
+    const std::string target = prog.substr(6);
+    if (std::find(m.build.targets.begin(), m.build.targets.end(), target) == m.build.targets.end())
+      v.fail(fmt::format("benchmarks[{}].command[0]", i), fmt::format("program \"{}\" is not in build.targets", target),
+             fmt::format("add \"{}\" to build.targets", target));
+  }
+
+  if (root.contains("reference")) {
+    const json& r = v.object(root, "reference", "reference");
+    v.only_keys(r, "reference", {"label", "params", "metrics"});
+    reference_spec ref;
+    if (r.contains("label")) ref.label = v.string(r["label"], "reference.label");
+    if (r.contains("params")) {
+      for (const auto& [key, value] : v.object(r, "params", "reference.params").items())
+        ref.params[key] = v.scalar(value, "reference.params." + key);
+    }
+    if (!r.contains("metrics") || !r["metrics"].is_object() || r["metrics"].empty())
+      v.fail("reference.metrics", "missing or empty", "give the recorded figures, e.g. {\"proof.total_s\": 88.9}");
+    for (const auto& [key, value] : r["metrics"].items()) {
+      if (!value.is_number() || value.get<double>() <= 0)
+        v.fail("reference.metrics." + key, "must be a positive number", "write the recorded value in the metric's unit");
+      const auto dot = key.find('.');
+      if (dot == std::string::npos || !names.count(key.substr(0, dot)))
+        v.fail("reference.metrics." + key, "does not name a metric of a listed benchmark",
+               "spell it <benchmark>.<metric>, e.g. proof.total_s");
+      ref.metrics[key] = value.get<double>();
+    }
+    m.reference = std::move(ref);
+  }
+  return m;
+}
+
+manifest load_manifest(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw usage_error(fmt::format("cannot read manifest {} — pass --manifest PATH, set ABTEST_MANIFEST, or run from the project folder",
+                                  path.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_manifest(text.str(), path);
+}
+
+std::filesystem::path locate_manifest(const std::string& flag) {
+  if (!flag.empty()) return flag;
+  if (const char* env = std::getenv("ABTEST_MANIFEST"); env && *env) return env;
+  return "abtest.json";
+}
+
+std::vector<std::string> expand_command(const benchmark_spec& bench, const std::filesystem::path& bin,
+                                        const std::map<std::string, std::string>& params) {
+  std::vector<std::string> argv;
+  for (const auto& arg : bench.command) {
+    std::string out;
+    auto begin = arg.cbegin();
+    for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {
+      out.append(begin, arg.cbegin() + it->position());
+      const std::string name = (*it)[1];
+      if (name == "bin") out += bin.string();
+      else out += params.at(name);
+      begin = arg.cbegin() + it->position() + it->length();
+    }
+    out.append(begin, arg.cend());
+    argv.push_back(std::move(out));
+  }
+  return argv;
+}
+
+std::vector<std::string> benchmark_programs(const manifest& m) {
+  std::vector<std::string> out;
+  for (const auto& b : m.benchmarks)
+    if (b.command.front().rfind("{bin}/", 0) == 0) out.push_back(b.command.front().substr(6));
+  return out;
+}
+
+}  // namespace abtest

@@ -1,0 +1,55 @@
+// An experiment's plan: arms, benchmarks, rounds, seed — everything needed to run or resume it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace abtest {
+
+struct arm_plan {
+  std::string key;                                // variant key, e.g. "A1=4+B1"
+  std::map<std::string, std::string> levels;      // non-off levels
+  std::string role;                               // "baseline" or "candidate"
+  std::filesystem::path bin;                      // the build folder ({bin}); empty when simulated
+  std::string binaries_digest;                    // equal digests = identical programs
+  std::optional<int64_t> build_id;
+};
+
+struct run_plan {
+  std::string kind = "run";                       // run, matrix, bisect, nightly, noise-floor
+  std::vector<arm_plan> arms;                     // arms[0] is the baseline
+  std::vector<std::string> benchmarks;            // names, in manifest order
+  std::map<std::string, std::string> params;
+  int rounds = 10;                                // fixed n, or the cap with adaptive
+  bool adaptive = false;
+  int min_rounds = 10;
+  int warmups = 1;                                // per arm and benchmark, recorded, not analysed
+  uint64_t seed = 0;
+  double margin = 0.01;
+  std::string pin;
+  std::string simulate;                           // scenario file: replaces build + run by the model
+  std::vector<std::string> monitor_metrics;       // adaptive: metrics that must all be decisive
+
+  nlohmann::json to_json() const;
+  static run_plan from_json(const nlohmann::json& j);
+};
+
+// One invocation slot of a round.
+struct slot {
+  int arm = 0;
+  std::string benchmark;
+  int round = 0;        // 1-based; warm-ups have their own rounds 1..warmups
+  bool warmup = false;
+  int position = 0;     // order within the round
+};
+
+// The randomized order of one round (RMIT): every (arm, benchmark) once, shuffled by a generator
+// seeded from (seed, round, warmup) so a resumed experiment replays exactly the same order.
+std::vector<slot> round_slots(const run_plan& plan, int round, bool warmup);
+
+}  // namespace abtest

@@ -1,0 +1,125 @@
+// The RMIT loop: one slot at a time, recorded as it completes, so a killed run loses at most the
+// invocation in flight and --resume replays the same seeded order from there.
+#include "harness/core/scheduler.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <set>
+
+namespace abtest {
+namespace {
+
+std::string format_eta(double seconds) {
+  if (!(seconds >= 0)) return "?";
+  const int s = static_cast<int>(seconds + 0.5);
+  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}s", s);
+}
+
+}  // namespace
+
+sample_row to_row(const slot& s, const exec::sample_outcome& o) {
+  sample_row r;
+  r.arm = s.arm;
+  r.benchmark = s.benchmark;
+  r.round = s.round;
+  r.warmup = s.warmup;
+  r.position = s.position;
+  r.status = o.status;
+  r.error = o.error;
+  r.metrics = o.metrics;
+  r.checks = o.checks;
+  r.backend = o.backend;
+  return r;
+}
+
+std::vector<std::string> default_monitor_metrics(const run_plan& plan, const std::vector<sample_row>& samples) {
+  std::vector<std::string> out;
+  for (const auto& bench : plan.benchmarks) {
+    std::set<std::string> names;
+    for (const auto& s : samples)
+      if (s.benchmark == bench && s.status == exec::sample_status::ok)
+        for (const auto& [name, _] : s.metrics) names.insert(name);
+    if (names.count(bench + ".total_s")) {
+      out.push_back(bench + ".total_s");
+      continue;
+    }
+    for (const auto& name : names) {
+      const bool seconds = name.size() > 2 && name.compare(name.size() - 2, 2, "_s") == 0;
+      if (seconds && !is_auxiliary_metric(name) && name != bench + ".wall_s") out.push_back(name);
+    }
+    if (names.count(bench + ".wall_s") && out.empty()) out.push_back(bench + ".wall_s");
+  }
+  return out;
+}
+
+bool adaptive_decisive(const run_plan& plan, const std::vector<sample_row>& samples) {
+  const auto analysis = analyze(plan, samples);
+  const auto monitored = plan.monitor_metrics.empty() ? default_monitor_metrics(plan, samples) : plan.monitor_metrics;
+  if (monitored.empty()) return false;
+  for (int arm = 1; arm < static_cast<int>(plan.arms.size()); ++arm) {
+    if (!analysis.arms[arm].invalid_reason.empty()) continue;  // no speed verdict will ever come
+    for (const auto& metric : monitored) {
+      bool decisive = false;
+      for (const auto& row : analysis.rows)
+        if (row.arm == arm && row.metric == metric)
+          decisive = row.n >= plan.min_rounds && row.verdict != stats::verdict::inconclusive;
+      if (!decisive) return false;
+    }
+  }
+  return true;
+}
+
+schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_source& source,
+                             std::vector<sample_row>& samples, const scheduler_hooks& hooks) {
+  schedule_result result;
+  std::set<std::tuple<int, std::string, int, bool>> done;
+  for (const auto& s : samples) done.insert(s.slot_key());
+
+  const int per_round = static_cast<int>(plan.arms.size() * plan.benchmarks.size());
+  const int total_slots = per_round * (plan.warmups + plan.rounds);
+  int slot_index = 0, ran = 0;
+  double spent_s = 0;
+
+  auto run_round = [&](int round, bool warmup) -> bool {
+    for (const auto& s : round_slots(plan, round, warmup)) {
+      ++slot_index;
+      if (done.count({s.arm, s.benchmark, s.round, s.warmup})) continue;
+      if (hooks.should_stop()) {
+        result.interrupted = true;
+        return false;
+      }
+      const benchmark_spec* bench = m.find_benchmark(s.benchmark);
+      if (!bench && plan.simulate.empty()) throw std::runtime_error("benchmark " + s.benchmark + " vanished from the manifest");
+      static const benchmark_spec simulated;
+      const auto t0 = std::chrono::steady_clock::now();
+      exec::sample_outcome outcome = source.run(plan.arms[s.arm], bench ? *bench : simulated, round, warmup);
+      spent_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++ran;
+      hooks.record(s, outcome);
+      samples.push_back(to_row(s, outcome));
+      done.insert({s.arm, s.benchmark, s.round, s.warmup});
+      const double eta = spent_s / ran * (total_slots - slot_index);
+      hooks.progress(fmt::format("{} {}/{} · {} · {} · {}/{} · ETA {}", warmup ? "warm-up" : "round", round,
+                                 warmup ? plan.warmups : plan.rounds, plan.arms[s.arm].key, s.benchmark, slot_index,
+                                 total_slots, format_eta(eta)));
+    }
+    return true;
+  };
+
+  for (int w = 1; w <= plan.warmups; ++w)
+    if (!run_round(w, true)) return result;
+  for (int r = 1; r <= plan.rounds; ++r) {
+    if (!run_round(r, false)) return result;
+    result.rounds_done = r;
+    if (plan.adaptive && r >= plan.min_rounds && r < plan.rounds && adaptive_decisive(plan, samples)) {
+      result.stopped_early = true;
+      break;
+    }
+  }
+  return result;
+}
+
+}  // namespace abtest

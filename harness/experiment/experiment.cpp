@@ -1,0 +1,244 @@
+// Experiment orchestration over the builder, the scheduler and the results store.
+#include "harness/experiment/experiment.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include "db/ids.hpp"
+#include "db/transaction.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/exec/host.hpp"
+
+namespace abtest::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_stop_signal(int) { g_stop.store(true); }
+
+// Installs SIGINT/SIGTERM handlers for the duration of a schedule and restores the old ones.
+class stop_signals {
+ public:
+  stop_signals() {
+    g_stop = false;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~stop_signals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+db::time_point from_unix(double t) {
+  return db::time_point(std::chrono::duration_cast<db::time_point::duration>(std::chrono::duration<double>(t)));
+}
+
+db::sample_status to_db(exec::sample_status s) { return db::parse<db::sample_status>(exec::to_string(s)); }
+
+}  // namespace
+
+bool host_has_cuda() {
+  return std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/proc/driver/nvidia/gpus");
+}
+
+std::vector<std::string> inert_toggles(const manifest& m, const variant& v) {
+  std::vector<std::string> out;
+  for (const auto& [id, level] : v.levels) {
+    const toggle_spec* t = m.find_toggle(id);
+    if (!t) continue;
+    for (const auto& cap : t->requires_caps)
+      if (cap == "cuda" && !host_has_cuda()) out.push_back(id);
+  }
+  return out;
+}
+
+std::int64_t current_machine(db::results_store& store) {
+  const auto facts = exec::collect_host_facts();
+  db::machine_record m;
+  m.fingerprint = facts.fingerprint;
+  m.hostname = facts.hostname;
+  m.cpu_model = facts.cpu_model;
+  m.cores = facts.cores;
+  m.memory_mib = static_cast<std::int64_t>(facts.memory_mib);
+  if (!facts.gpus.empty()) m.gpu = fmt::format("{}", fmt::join(facts.gpus, ", "));
+  m.os = facts.os;
+  m.compiler = facts.compiler;
+  m.details = exec::to_json(facts);
+  const auto policy = exec::read_frequency_policy();
+  if (policy.governor) m.details["governor"] = *policy.governor;
+  if (policy.turbo) m.details["turbo"] = *policy.turbo;
+  return store.upsert_machine(m);
+}
+
+recorded_build build_and_record(const manifest& m, const variant& v, db::results_store& store, const builder& b,
+                                const global_options& g) {
+  if (!g.quiet && !g.json) fmt::print(stderr, "building {} in {}\n", v.key(m), b.folder(v).string());
+  recorded_build r{b.build(v), 0};
+  const auto& o = r.outcome;
+  db::build_record rec;
+  rec.variant = o.key;
+  rec.levels = v.levels;
+  rec.source_dir = m.source_dir.string();
+  if (!o.source.commit.empty()) rec.commit_sha = o.source.commit;
+  rec.dirty = o.source.dirty;
+  rec.compiler = o.compiler;
+  rec.flags = o.flags;
+  rec.build_dir = o.dir.string();
+  rec.started_at = from_unix(o.started_at_unix);
+  rec.duration_s = o.duration_s;
+  rec.status = o.ok ? db::build_status::ok : db::build_status::failed;
+  rec.log_path = o.log_path.string();
+  rec.log_tail = o.log_tail;
+  rec.machine_id = current_machine(store);
+  for (const auto& [target, bin] : o.binaries) rec.binaries.push_back({target, bin.path.string(), bin.sha256});
+  r.build_id = store.insert_build(rec);
+  return r;
+}
+
+std::string create_experiment(db::results_store& store, const manifest* m, const run_plan& plan,
+                              const std::string& command_line, std::int64_t machine_id) {
+  db::experiment_record e;
+  e.started_at = std::chrono::system_clock::now();
+  e.kind = db::parse<db::experiment_kind>(plan.kind);
+  e.id = db::new_experiment_id(e.kind, e.started_at);
+  e.command_line = command_line;
+  if (m) {
+    e.manifest_path = m->path.string();
+    e.project = m->project;
+  }
+  e.config = plan.to_json();
+  e.config["owner"] = {{"host", exec::collect_host_facts().hostname}, {"pid", ::getpid()}};
+  e.seed = static_cast<std::int64_t>(plan.seed);
+  e.status = db::experiment_status::running;
+  e.machine_id = machine_id;
+  for (int i = 0; i < static_cast<int>(plan.arms.size()); ++i) {
+    db::arm_record a;
+    a.idx = i;
+    a.variant = plan.arms[i].key;
+    a.levels = plan.arms[i].levels;
+    a.build_id = plan.arms[i].build_id;
+    a.role = i == 0 ? db::arm_role::baseline : db::arm_role::candidate;
+    e.arms.push_back(std::move(a));
+  }
+  store.create_experiment(e);
+  return e.id;
+}
+
+std::vector<sample_row> load_samples(db::results_store& store, const std::string& id) {
+  std::vector<sample_row> rows;
+  for (const auto& s : store.list_samples(id)) {
+    sample_row r;
+    r.arm = s.arm_idx;
+    r.benchmark = s.benchmark;
+    r.round = s.round;
+    r.warmup = s.warmup;
+    r.position = s.position;
+    r.status = *exec::parse_sample_status(db::to_string(s.status));
+    r.error = s.error.value_or("");
+    r.metrics = s.metrics;
+    for (const auto& [k, v] : s.checks.items()) r.checks[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    r.backend = s.backend.value_or("");
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+schedule_result execute(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
+                        sample_source& source, std::vector<sample_row>& samples, const global_options& g) {
+  const std::int64_t machine_id = current_machine(store);
+  progress_line progress(g);
+  stop_signals signals;
+  scheduler_hooks hooks;
+  hooks.should_stop = [] { return g_stop.load(); };
+  hooks.progress = [&](const std::string& text) { progress.update(text); };
+  hooks.record = [&](const slot& s, const exec::sample_outcome& o) {
+    db::sample_record r;
+    r.experiment_id = id;
+    r.arm_idx = s.arm;
+    r.benchmark = s.benchmark;
+    r.round = s.round;
+    r.position = s.position;
+    r.warmup = s.warmup;
+    r.machine_id = machine_id;
+    const auto& arm = plan.arms[s.arm];
+    r.build_id = arm.build_id;
+    if (!arm.binaries_digest.empty()) r.binary_hash = arm.binaries_digest;
+    r.started_at = from_unix(o.started_at_unix);
+    r.duration_s = o.duration_s;
+    if (const auto load = exec::read_load_average()) r.load_avg = load->one;
+    r.status = to_db(o.status);
+    r.exit_code = o.exit_code;
+    r.signal = o.signal;
+    if (!o.error.empty()) r.error = o.error;
+    if (!o.backend.empty()) r.backend = o.backend;
+    for (const auto& [k, v] : o.checks) r.checks[k] = v;
+    r.context = o.context;
+    for (const auto& [k, v] : o.metrics)
+      if (std::isfinite(v)) r.metrics[k] = v;
+    store.insert_sample(r);
+  };
+  auto result = run_schedule(m, plan, source, samples, hooks);
+  progress.clear();
+  store.set_experiment_status(id, result.interrupted ? db::experiment_status::incomplete : db::experiment_status::complete,
+                              std::chrono::system_clock::now());
+  return result;
+}
+
+analysis_result analyze_and_store(db::results_store& store, const std::string& id, const run_plan& plan,
+                                  const std::vector<sample_row>& samples) {
+  auto a = analyze(plan, samples);
+  std::vector<db::verdict_record> rows;
+  for (const auto& r : a.rows) {
+    db::verdict_record v;
+    v.experiment_id = id;
+    v.variant = r.variant;
+    v.baseline = r.baseline;
+    v.metric = r.metric;
+    v.n = r.n;
+    v.baseline_median = r.baseline_median;
+    v.candidate_median = r.candidate_median;
+    if (r.primary.has_ci) {
+      v.ratio = r.primary.ratio();
+      v.ci_low = r.primary.ratio_low();
+      v.ci_high = r.primary.ratio_high();
+    } else if (r.n > 0) {
+      v.ratio = r.primary.ratio();
+    }
+    if (r.robust.has_ci) {
+      v.hl_ratio = r.robust.ratio();
+      v.hl_low = r.robust.ratio_low();
+      v.hl_high = r.robust.ratio_high();
+    }
+    v.p_value = r.primary.p_value;
+    v.p_adjusted = r.p_adjusted;
+    v.verdict = db::parse<db::verdict_kind>(stats::to_string(r.verdict));
+    v.immaterial = r.immaterial;
+    if (!r.note.empty()) v.note = r.note;
+    v.created_at = std::chrono::system_clock::now();
+    rows.push_back(std::move(v));
+  }
+  store.replace_verdicts(id, rows);
+  return a;
+}
+
+int exit_code_for(const analysis_result& a, bool fail_on_regression) {
+  if (a.any_failed() || a.any_invalid()) return static_cast<int>(exit_code::bench_failed);
+  if (fail_on_regression && a.any_slower()) return static_cast<int>(exit_code::regression);
+  return 0;
+}
+
+}  // namespace abtest::cli

@@ -1,0 +1,54 @@
+// Running an experiment end to end: build the arms, record the plan, run the RMIT schedule into the
+// database (resumable), analyse, store the verdicts. Shared by run, compare, matrix and bisect.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/results_store.hpp"
+#include "harness/commands/command.hpp"
+#include "harness/core/analysis.hpp"
+#include "harness/core/builder.hpp"
+#include "harness/core/plan.hpp"
+#include "harness/core/sample_source.hpp"
+#include "harness/core/scheduler.hpp"
+
+namespace abtest::cli {
+
+// The host's row in `machine`, inserted on first use.
+std::int64_t current_machine(db::results_store& store);
+
+// Builds `v`, records the build (ok or failed) and returns the outcome with its build id.
+struct recorded_build {
+  build_outcome outcome;
+  std::int64_t build_id = 0;
+};
+recorded_build build_and_record(const manifest& m, const variant& v, db::results_store& store, const builder& b,
+                                const global_options& g);
+
+// An arm whose requirements this host lacks (e.g. `requires: ["cuda"]` without a GPU) can build,
+// but the toggle cannot change what runs. Returns the inert toggle ids among `v`'s.
+std::vector<std::string> inert_toggles(const manifest& m, const variant& v);
+bool host_has_cuda();
+
+// Creates the experiment row and its arms in one transaction; returns its id. The plan (with the
+// owning process) is stored in `config`, so `--resume` needs nothing else.
+std::string create_experiment(db::results_store& store, const manifest* m, const run_plan& plan,
+                              const std::string& command_line, std::int64_t machine_id);
+
+// Runs what is missing of the experiment's schedule, recording each sample in its own
+// transaction as it completes. SIGINT/SIGTERM stop after the sample in flight (incomplete).
+schedule_result execute(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
+                        sample_source& source, std::vector<sample_row>& samples, const global_options& g);
+
+std::vector<sample_row> load_samples(db::results_store& store, const std::string& id);
+
+// Analyses and replaces the stored verdicts (one transaction).
+analysis_result analyze_and_store(db::results_store& store, const std::string& id, const run_plan& plan,
+                                  const std::vector<sample_row>& samples);
+
+// The exit code of DESIGN §9 for a finished comparison.
+int exit_code_for(const analysis_result& a, bool fail_on_regression);
+
+}  // namespace abtest::cli

@@ -1,0 +1,149 @@
+// Terminal tables and the --json document for run / compare.
+#include "harness/experiment/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "harness/exec/sample.hpp"
+
+namespace abtest::cli {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Order within a benchmark: its total first, the phases under it, process metrics last.
+int metric_rank(const std::string& metric) {
+  const std::string name = metric.substr(metric.find('.') + 1);
+  if (name == "total_s") return 0;
+  if (name == "wall_s" || name == "maxrss_mib") return 2;
+  return 1;
+}
+
+std::string verdict_text(const verdict_row& r) {
+  std::string v = upper(stats::to_string(r.verdict));
+  if (r.immaterial) v += " (immaterial)";
+  return v;
+}
+
+}  // namespace
+
+std::string format_value(const std::string& metric, double value) {
+  if (ends_with(metric, "_s")) {
+    const double a = std::fabs(value);
+    if (a >= 1) return fmt::format("{:.3f} s", value);
+    if (a >= 1e-3) return fmt::format("{:.3f} ms", value * 1e3);
+    if (a >= 1e-6) return fmt::format("{:.3f} µs", value * 1e6);
+    return fmt::format("{:.1f} ns", value * 1e9);
+  }
+  if (ends_with(metric, "_mib")) return fmt::format("{:.1f} MiB", value);
+  if (value == std::floor(value) && std::fabs(value) < 1e12) return fmt::format("{:.0f}", value);
+  return fmt::format("{:.4g}", value);
+}
+
+std::string terminal_report(const report_input& in) {
+  std::string out;
+  const auto& plan = in.plan;
+  out += fmt::format("experiment {} · {} rounds{} · seed {} · margin {:.1f}%\n", in.experiment_id, in.rounds_done,
+                     in.stopped_early ? " (adaptive: stopped when decisive)" : in.interrupted ? " (interrupted: resume with --resume)" : "",
+                     plan.seed, plan.margin * 100);
+  for (size_t a = 1; a < plan.arms.size(); ++a) {
+    const auto& h = in.analysis.arms[a];
+    if (!h.invalid_reason.empty()) out += fmt::format("  {} is INVALID: {}\n", plan.arms[a].key, h.invalid_reason);
+  }
+  for (size_t a = 0; a < plan.arms.size(); ++a) {
+    const auto& h = in.analysis.arms[a];
+    if (h.failed > 0) out += fmt::format("  {}: {} failed invocation(s), first: {}\n", plan.arms[a].key, h.failed, h.first_error);
+  }
+  for (const auto& bench : plan.benchmarks) {
+    std::vector<const verdict_row*> rows;
+    for (const auto& r : in.analysis.rows)
+      if (r.benchmark == bench) rows.push_back(&r);
+    if (rows.empty()) continue;
+    std::stable_sort(rows.begin(), rows.end(), [](const verdict_row* x, const verdict_row* y) {
+      if (x->arm != y->arm) return x->arm < y->arm;
+      return metric_rank(x->metric) < metric_rank(y->metric);
+    });
+    out += fmt::format("\n{}\n", bench);
+    out += fmt::format("  {:<34} {:>12} {:>12} {:>8}  {:<19} {}\n", "metric", plan.arms[0].key.substr(0, 12), "candidate", "ratio",
+                       "95% CI", "verdict");
+    int last_arm = -1;
+    for (const auto* r : rows) {
+      if (r->arm != last_arm && plan.arms.size() > 2) out += fmt::format("  {} vs {}\n", r->variant, r->baseline);
+      last_arm = r->arm;
+      const bool phase = metric_rank(r->metric) == 1 &&
+                         std::any_of(rows.begin(), rows.end(), [&](const verdict_row* t) { return t->arm == r->arm && metric_rank(t->metric) == 0; });
+      const std::string name = (phase ? "  " : "") + r->metric.substr(r->metric.find('.') + 1);
+      const std::string ci = r->primary.has_ci ? fmt::format("[{:.3f}, {:.3f}]", r->primary.ratio_low(), r->primary.ratio_high()) : "—";
+      out += fmt::format("  {:<34} {:>12} {:>12} {:>7.3f}×  {:<19} {}\n", name, format_value(r->metric, r->baseline_median),
+                         format_value(r->metric, r->candidate_median), r->primary.ratio(), ci, verdict_text(*r));
+      if (!r->note.empty() && r->verdict != stats::verdict::invalid) out += fmt::format("  {:<34} note: {}\n", "", r->note);
+    }
+  }
+  if (in.reference && in.reference->present) {
+    const auto& ref = *in.reference;
+    out += fmt::format("\nreference: {}\n", ref.label);
+    if (!ref.comparable) {
+      out += fmt::format("  not comparable — {}; shown as context only\n", ref.why);
+    } else {
+      for (const auto& r : ref.rows)
+        out += fmt::format("  {:<26} {:<14} {:>12} vs {:>12}  {:.3f}× [{:.3f}, {:.3f}] {}\n", r.metric, r.variant,
+                           format_value(r.metric, r.median), format_value(r.metric, r.reference), r.estimate.ratio(),
+                           r.estimate.ratio_low(), r.estimate.ratio_high(), upper(stats::to_string(r.verdict)));
+    }
+  }
+  return out;
+}
+
+nlohmann::json json_report(const report_input& in) {
+  nlohmann::json verdicts = nlohmann::json::array();
+  for (const auto& r : in.analysis.rows) {
+    nlohmann::json v = {{"variant", r.variant},
+                        {"metric", r.metric},
+                        {"n", r.n},
+                        {"baseline_median", r.baseline_median},
+                        {"candidate_median", r.candidate_median},
+                        {"ratio", r.primary.ratio()},
+                        {"ci_low", r.primary.has_ci ? nlohmann::json(r.primary.ratio_low()) : nlohmann::json()},
+                        {"ci_high", r.primary.has_ci ? nlohmann::json(r.primary.ratio_high()) : nlohmann::json()},
+                        {"p_value", r.primary.p_value},
+                        {"p_adjusted", r.p_adjusted},
+                        {"verdict", stats::to_string(r.verdict)},
+                        {"immaterial", r.immaterial}};
+    if (r.robust.has_ci) v["hodges_lehmann"] = {{"ratio", r.robust.ratio()}, {"ci_low", r.robust.ratio_low()}, {"ci_high", r.robust.ratio_high()}};
+    if (!r.note.empty()) v["note"] = r.note;
+    verdicts.push_back(std::move(v));
+  }
+  nlohmann::json arms = nlohmann::json::array();
+  for (size_t a = 0; a < in.plan.arms.size(); ++a) {
+    const auto& h = in.analysis.arms[a];
+    nlohmann::json j = {{"variant", in.plan.arms[a].key}, {"ok", h.ok}, {"failed", h.failed}, {"backend", h.backend}};
+    if (!h.invalid_reason.empty()) j["invalid"] = h.invalid_reason;
+    if (!h.first_error.empty()) j["first_error"] = h.first_error;
+    arms.push_back(std::move(j));
+  }
+  nlohmann::json out = {{"experiment", in.experiment_id}, {"baseline", in.plan.arms.empty() ? "" : in.plan.arms[0].key},
+                        {"rounds", in.rounds_done},       {"stopped_early", in.stopped_early},
+                        {"interrupted", in.interrupted},  {"seed", in.plan.seed},
+                        {"arms", arms},                   {"verdicts", verdicts}};
+  if (in.reference && in.reference->present) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : in.reference->rows)
+      rows.push_back({{"metric", r.metric}, {"variant", r.variant}, {"reference", r.reference}, {"median", r.median},
+                      {"ratio", r.estimate.ratio()}, {"verdict", stats::to_string(r.verdict)}});
+    out["reference"] = {{"label", in.reference->label}, {"comparable", in.reference->comparable}, {"why", in.reference->why}, {"rows", rows}};
+  }
+  return out;
+}
+
+}  // namespace abtest::cli

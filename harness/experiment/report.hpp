@@ -1,0 +1,29 @@
+// How a comparison is shown: one terminal table per benchmark (phases under their total), or the
+// --json contract of DESIGN §9.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "harness/core/analysis.hpp"
+#include "harness/core/plan.hpp"
+
+namespace abtest::cli {
+
+struct report_input {
+  std::string experiment_id;
+  const run_plan& plan;
+  const analysis_result& analysis;
+  const reference_result* reference = nullptr;
+  int rounds_done = 0;
+  bool stopped_early = false;
+  bool interrupted = false;
+};
+
+std::string terminal_report(const report_input& in);
+nlohmann::json json_report(const report_input& in);
+
+// "1.23 s", "456 ms", "12.0 MiB", "1.2e+09".
+std::string format_value(const std::string& metric, double value);
+
+}  // namespace abtest::cli

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine, builds everything with warnings as errors, and runs the test suite.
+#
+# Usage: scripts/test.sh [ctest args...]     e.g. scripts/test.sh -L gpu, scripts/test.sh -R manifest
+set -euo pipefail
+root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+cd "$root"
+scripts/setup.sh --with-tests
+if [[ -f tests/oracles/package-lock.json ]] && command -v npm >/dev/null; then
+  # Test-only oracles (snarkjs, @noble/curves), pinned by the lock file; never used by the product.
+  npm ci --prefix tests/oracles --no-audit --no-fund --loglevel=error >/dev/null
+fi
+preset="${ABTEST_TEST_PRESET:-ci}"
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset"
+ctest --preset "$preset" "$@"
