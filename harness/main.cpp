@@ -22,13 +22,7 @@ int main(int argc, char** argv) {
 
   for (int i = 0; i < argc; ++i) g.command_line += (i ? " " : "") + std::string(argv[i]);
   cli::action action;
-  cli::register_build(app, g, action);
-  cli::register_run(app, g, action);
-  cli::register_compare(app, g, action);
-  cli::register_list(app, g, action);
-  cli::register_show(app, g, action);
-  cli::register_query(app, g, action);
-  cli::register_db(app, g, action);
+  for (const auto& add : cli::registered_commands()) add(app, g, action);
 
   try {
     app.parse(argc, argv);

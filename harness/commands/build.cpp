@@ -57,13 +57,13 @@ int build(const build_flags& f, const global_options& g) {
 
 }  // namespace
 
-void register_build(CLI::App& app, global_options& g, action& act) {
+static const registrar reg(10, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<build_flags>();
   auto* cmd = app.add_subcommand("build", "build variants in their own folders and record the builds");
   cmd->add_option("--toggle,-t", f->toggles, "toggle ID or ID=LEVEL; together they form one variant");
   cmd->add_option("--variant", f->variants, "a variant SPEC (base, all, A1=4+B1); repeatable");
   cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs");
   cmd->callback([f, &g, &act] { act = [f, &g] { return build(*f, g); }; });
-}
+});
 
 }  // namespace abtest::cli

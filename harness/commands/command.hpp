@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "db/results_store.hpp"
 #include "harness/core/manifest.hpp"
@@ -25,14 +26,19 @@ struct global_options {
 // The action a parsed subcommand runs; returns the process exit code.
 using action = std::function<int()>;
 
-// Each commands/<name>.cpp defines one of these; main.cpp calls them all.
-void register_build(CLI::App& app, global_options& g, action& run);
-void register_run(CLI::App& app, global_options& g, action& run);
-void register_compare(CLI::App& app, global_options& g, action& run);
-void register_list(CLI::App& app, global_options& g, action& run);
-void register_show(CLI::App& app, global_options& g, action& run);
-void register_query(CLI::App& app, global_options& g, action& run);
-void register_db(CLI::App& app, global_options& g, action& run);
+// Each commands/<name>.cpp adds its subcommand to the app and, when it is the one parsed, sets
+// `run`. It registers itself with a file-scope `registrar`, so adding a command touches no other
+// file:
+//   static const registrar reg(30, [](CLI::App& app, global_options& g, action& run) { ... });
+// `order` fixes the position in `abtest --help`.
+using register_fn = std::function<void(CLI::App&, global_options&, action&)>;
+
+struct registrar {
+  registrar(int order, register_fn fn);
+};
+
+// Every registered command, sorted by order.
+std::vector<register_fn> registered_commands();
 
 // --- helpers shared by the commands (commands/context.cpp) ---------------------------------
 

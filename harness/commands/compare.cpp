@@ -98,7 +98,7 @@ int two(db::results_store& store, const compare_flags& f, const global_options& 
 
 }  // namespace
 
-void register_compare(CLI::App& app, global_options& g, action& act) {
+static const registrar reg(30, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<compare_flags>();
   auto* cmd = app.add_subcommand("compare", "re-analyse stored samples: one experiment, or one variant across two");
   cmd->add_option("experiments", f->experiments, "EXPERIMENT [EXPERIMENT]")->required()->expected(1, 2);
@@ -111,6 +111,6 @@ void register_compare(CLI::App& app, global_options& g, action& act) {
       return f->experiments.size() == 1 ? one(store, *f, g) : two(store, *f, g);
     };
   });
-}
+});
 
 }  // namespace abtest::cli

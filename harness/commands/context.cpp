@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -27,7 +28,22 @@ void mark_dead_runs_incomplete(db::results_store& store) {
   }
 }
 
+std::vector<std::pair<int, register_fn>>& registry() {
+  static std::vector<std::pair<int, register_fn>> commands;
+  return commands;
+}
+
 }  // namespace
+
+registrar::registrar(int order, register_fn fn) { registry().emplace_back(order, std::move(fn)); }
+
+std::vector<register_fn> registered_commands() {
+  auto sorted = registry();
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<register_fn> out;
+  for (auto& [order, fn] : sorted) out.push_back(std::move(fn));
+  return out;
+}
 
 manifest load_manifest_for(const global_options& g) { return load_manifest(locate_manifest(g.manifest)); }
 

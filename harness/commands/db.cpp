@@ -10,7 +10,7 @@
 
 namespace abtest::cli {
 
-void register_db(CLI::App& app, global_options& g, action& act) {
+static const registrar reg(90, [](CLI::App& app, global_options& g, action& act) {
   auto* cmd = app.add_subcommand("db", "maintenance of the results database");
   cmd->require_subcommand(1);
 
@@ -40,7 +40,8 @@ void register_db(CLI::App& app, global_options& g, action& act) {
       const auto path = db_path(g, nullptr);
       db::database d(path, db::open_mode::read_write_create);
       const int from = d.user_version();
-      const int to = db::migrate(d);
+      db::migrate(d);
+      const int to = d.user_version();
       if (!g.quiet) fmt::print("{}: schema v{} → v{}\n", path.string(), from, to);
       return 0;
     };
@@ -68,6 +69,6 @@ void register_db(CLI::App& app, global_options& g, action& act) {
       return 0;
     };
   });
-}
+});
 
 }  // namespace abtest::cli

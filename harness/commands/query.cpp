@@ -35,7 +35,7 @@ std::string csv_field(const std::string& s) {
 
 }  // namespace
 
-void register_query(CLI::App& app, global_options& g, action& act) {
+static const registrar reg(80, [](CLI::App& app, global_options& g, action& act) {
   struct flags {
     std::string sql, format = "table";
   };
@@ -87,6 +87,6 @@ void register_query(CLI::App& app, global_options& g, action& act) {
       return 0;
     };
   });
-}
+});
 
 }  // namespace abtest::cli

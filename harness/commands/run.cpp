@@ -16,6 +16,7 @@
 #include "harness/exec/host.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/report.hpp"
+#include "harness/experiment/simulation.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -27,7 +28,7 @@ struct run_flags {
   bool adaptive = false, fail_on_regression = false, resume = false;
   std::string resume_id;
   double margin_pct = 1.0;
-  std::string pin;
+  std::string pin, simulate;
   std::optional<uint64_t> seed;
   std::string command_line;
 };
@@ -45,6 +46,17 @@ std::map<std::string, std::string> parse_params(const manifest& m, const std::ve
     params[key] = item.substr(eq + 1);
   }
   return params;
+}
+
+search::scenario load_scenario_or_explain(const std::string& path) {
+  try {
+    return search::load_scenario(path);
+  } catch (const user_error&) {
+    throw;
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
+  }
 }
 
 // Checks that every arm's binaries are still the ones the experiment started with.
@@ -105,21 +117,28 @@ int resume(const run_flags& f, const global_options& g) {
   if (e->status == db::experiment_status::running)
     throw usage_error(fmt::format("experiment {} is still running in another process — wait for it", e->id));
   auto plan = run_plan::from_json(e->config);
-  const manifest m = load_manifest(g.manifest.empty() && e->manifest_path ? std::filesystem::path(*e->manifest_path)
-                                                                           : locate_manifest(g.manifest));
-  check_binaries_unchanged(m, plan);
+  std::optional<search::scenario> scenario;
+  if (!plan.simulate.empty()) scenario = load_scenario_or_explain(plan.simulate);
+  const manifest m = scenario ? manifest_from_scenario(*scenario, plan.simulate)
+                              : load_manifest(g.manifest.empty() && e->manifest_path ? std::filesystem::path(*e->manifest_path)
+                                                                                     : locate_manifest(g.manifest));
+  if (!scenario) check_binaries_unchanged(m, plan);
   auto samples = load_samples(store, e->id);
   // The row stays `incomplete` while it is resumed: the recorded owner is the dead process, and
   // the unique slot key keeps a second resumer from recording a sample twice.
   if (!g.quiet && !g.json) fmt::print(stderr, "resuming {}: {} samples recorded\n", e->id, samples.size());
-  process_source source(m, plan);
-  const auto sched = execute(store, m, plan, e->id, source, samples, g);
+  process_source real(m, plan);
+  std::optional<simulated_source> simulated;
+  if (scenario) simulated.emplace(*scenario, plan);
+  const auto sched = execute(store, m, plan, e->id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, g);
   return finish(store, m, e->id, plan, samples, sched, g, f.fail_on_regression, {});
 }
 
 int run(const run_flags& f, const global_options& g) {
   if (f.resume) return resume(f, g);
-  const manifest m = load_manifest_for(g);
+  std::optional<search::scenario> scenario;
+  if (!f.simulate.empty()) scenario = load_scenario_or_explain(f.simulate);
+  const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
   if (f.toggles.empty() && f.variants.empty())
     throw usage_error("nothing to compare — give --toggle ID[=LEVEL] (repeatable) or --variant SPEC");
   if (f.rounds < 2) throw usage_error("--rounds must be at least 2 for a paired comparison");
@@ -148,6 +167,7 @@ int run(const run_flags& f, const global_options& g) {
   plan.margin = f.margin_pct / 100.0;
   plan.pin = f.pin;
   plan.monitor_metrics = f.metrics;
+  if (scenario) plan.simulate = std::filesystem::absolute(f.simulate).string();
   if (!f.pin.empty() && exec::parse_cpu_list(f.pin).cpus.empty())
     throw usage_error(fmt::format("--pin {}: {} — e.g. --pin 1 or --pin 0,2-3", f.pin, exec::parse_cpu_list(f.pin).error));
 
@@ -167,7 +187,9 @@ int run(const run_flags& f, const global_options& g) {
   builder b(m, bo);
   std::vector<variant> all{baseline};
   all.insert(all.end(), candidates.begin(), candidates.end());
-  for (size_t i = 0; i < all.size(); ++i) {
+  for (size_t i = 0; scenario && i < all.size(); ++i)
+    plan.arms.push_back({all[i].key(m), all[i].levels, i == 0 ? "baseline" : "candidate", {}, {}, std::nullopt});
+  for (size_t i = 0; !scenario && i < all.size(); ++i) {
     const auto built = build_and_record(m, all[i], store, b, g);
     const auto& o = built.outcome;
     if (!o.ok) {
@@ -196,14 +218,16 @@ int run(const run_flags& f, const global_options& g) {
     fmt::print(stderr, "experiment {}: {} arms × {} benchmark(s), {} warm-up + {} {} rounds, seed {}\n", id, plan.arms.size(),
                plan.benchmarks.size(), plan.warmups, f.adaptive ? "up to" : "", plan.rounds, plan.seed);
   std::vector<sample_row> samples;
-  process_source source(m, plan);
-  const auto sched = execute(store, m, plan, id, source, samples, g);
+  process_source real(m, plan);
+  std::optional<simulated_source> simulated;
+  if (scenario) simulated.emplace(*scenario, plan);
+  const auto sched = execute(store, m, plan, id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, g);
   return finish(store, m, id, plan, samples, sched, g, f.fail_on_regression, notes);
 }
 
 }  // namespace
 
-void register_run(CLI::App& app, global_options& g, action& act) {
+static const registrar reg(20, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<run_flags>();
   auto* cmd = app.add_subcommand("run", "build the variant and the baseline, run interleaved, give verdicts");
   cmd->add_option("--toggle,-t", f->toggles, "toggle ID (its `on` level) or ID=LEVEL; repeatable: one candidate");
@@ -221,12 +245,13 @@ void register_run(CLI::App& app, global_options& g, action& act) {
   cmd->add_option("--seed", f->seed, "seed of the round order (default: random, recorded)");
   cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs (default: the build tool's)");
   cmd->add_flag("--fail-on-regression", f->fail_on_regression, "exit 1 when a metric is SLOWER");
+  cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
   cmd->add_option("--resume", f->resume_id, "continue an incomplete experiment (default: the latest)")->expected(0, 1);
   cmd->callback([f, cmd, &g, &act] {
     f->resume = cmd->count("--resume") > 0;
     f->command_line = g.command_line;
     act = [f, &g] { return run(*f, g); };
   });
-}
+});
 
 }  // namespace abtest::cli

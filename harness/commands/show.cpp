@@ -11,7 +11,7 @@
 
 namespace abtest::cli {
 
-void register_show(CLI::App& app, global_options& g, action& act) {
+static const registrar reg(70, [](CLI::App& app, global_options& g, action& act) {
   auto id = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("show", "show one experiment: plan, arms, builds, samples, verdicts");
   cmd->add_option("experiment", *id, "the experiment id (see `abtest list`)")->required();
@@ -73,6 +73,6 @@ void register_show(CLI::App& app, global_options& g, action& act) {
       return 0;
     };
   });
-}
+});
 
 }  // namespace abtest::cli

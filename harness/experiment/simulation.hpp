@@ -1,0 +1,30 @@
+// The simulated executor (DESIGN §12): a scenario file stands in for build + run, so the scheduler,
+// the statistics and the searches run at scale against a known truth.
+#pragma once
+
+#include <filesystem>
+
+#include "harness/core/manifest.hpp"
+#include "harness/core/sample_source.hpp"
+#include "harness/search/scenario.hpp"
+
+namespace abtest::cli {
+
+// A manifest with the scenario's toggles and one benchmark per metric prefix
+// ("proof.total_s" → benchmark "proof"); nothing in it is ever built.
+manifest manifest_from_scenario(const search::scenario& s, const std::filesystem::path& file);
+
+// Draws each sample from the scenario model. The generator of a sample is seeded from (scenario
+// seed, plan seed, arm, benchmark, round, warm-up) alone, so a resumed experiment draws exactly the
+// values an uninterrupted one would have.
+class simulated_source : public sample_source {
+ public:
+  simulated_source(const search::scenario& s, const run_plan& plan) : s_(s), plan_(plan) {}
+  exec::sample_outcome run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) override;
+
+ private:
+  const search::scenario& s_;
+  const run_plan& plan_;
+};
+
+}  // namespace abtest::cli
