@@ -56,13 +56,19 @@ void transform(std::span<fr> a, const fr& root, unsigned nthreads) {
   for (size_t m = 1; m < n; m *= 2) {
     const size_t stride = n / (2 * m);
     parallel_for((n / 2 + chunk - 1) / chunk, nthreads, [&](size_t t) {
-      const size_t end = std::min(n / 2, (t + 1) * chunk);
-      for (size_t b = t * chunk; b < end; ++b) {
-        const size_t group = b / m, j = b % m;
-        const size_t i0 = group * 2 * m + j, i1 = i0 + m;
-        const fr v = a[i1] * twiddles[j * stride];
-        a[i1] = a[i0] - v;
+      // Butterfly b is (group b / m, offset j = b mod m); divide once, then step j and wrap.
+      const size_t begin = t * chunk, end = std::min(n / 2, begin + chunk);
+      size_t j = begin % m, i0 = (begin / m) * 2 * m + j;
+      for (size_t b = begin; b < end; ++b) {
+        const fr v = a[i0 + m] * twiddles[j * stride];
+        a[i0 + m] = a[i0] - v;
         a[i0] = a[i0] + v;
+        if (++j == m) {
+          j = 0;
+          i0 += m + 1;  // skip the odd half of the group just finished
+        } else {
+          ++i0;
+        }
       }
     });
   }
