@@ -29,6 +29,7 @@ int mode_synth_only(int argc, char** argv) {
   uint64_t seed = 1;
   std::optional<std::string> input;
   bool json = false;
+  bool count_only = false;
   app.add_option("--preset", preset, "tiny, small, medium, large")->capture_default_str();
   app.add_option("--iterations", iterations, "timed syntheses; the first is reported apart as cold")
       ->check(CLI::PositiveNumber)
@@ -36,13 +37,20 @@ int mode_synth_only(int argc, char** argv) {
   app.add_option("--seed", seed, "input generation seed")->capture_default_str();
   app.add_option("--input", input, "circuit inputs written by `porep-bench gen-vanilla` instead of generating");
   app.add_flag("--json", json, "one DESIGN §4 json object on stdout");
+  app.add_flag("--count-only", count_only, "only the counting pass: sizes and LC shape (any preset, porep32g too)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   try {
-    const synth_job job = prepare_synth_job(preset, seed, input);
+    const synth_job job = prepare_synth_job(preset, seed, input, count_only);
+    if (count_only) {
+      fmt::print("preset {}: {} partitions x {} constraints ({} aux, {} inputs)\nlc shape: {}\n", preset,
+                 job.circuits.size(), job.hint.num_constraints, job.hint.num_aux, job.hint.num_inputs,
+                 describe_shape(job.shape));
+      return 0;
+    }
     std::vector<double> seconds;
     std::string digest;
     for (int i = 0; i < iterations; ++i) {

@@ -13,7 +13,8 @@
 
 namespace zk::bench {
 
-synth_job prepare_synth_job(const std::string& preset_name, uint64_t seed, const std::optional<std::string>& input_file) {
+synth_job prepare_synth_job(const std::string& preset_name, uint64_t seed, const std::optional<std::string>& input_file,
+                            bool count_only) {
   synth_job job;
   if (input_file) {
     job.vanilla = circuits::load_porep_vanilla(*input_file);
@@ -24,9 +25,9 @@ synth_job prepare_synth_job(const std::string& preset_name, uint64_t seed, const
     }
   } else {
     job.preset = &circuits::find_porep_preset(preset_name);
-    if (!job.preset->runnable) {
+    if (!job.preset->runnable && !count_only) {
       throw std::invalid_argument(fmt::format("preset '{}' documents the real size ({}) and is not run here — use "
-                                              "tiny, small, medium or large",
+                                              "tiny, small, medium or large (or --count-only)",
                                               preset_name, job.preset->note));
     }
     job.vanilla = circuits::generate_porep_vanilla(*job.preset, seed);
@@ -40,11 +41,12 @@ synth_job prepare_synth_job(const std::string& preset_name, uint64_t seed, const
   return job;
 }
 
-synth_result run_synthesis(const synth_job& job, bool with_digest) {
+synth_result run_synthesis(const synth_job& job, bool with_digest, const std::function<void()>& after_timing) {
   synth_result r;
   const auto start = std::chrono::steady_clock::now();
   auto pas = r1cs::synthesize_partitions(std::span<const circuits::porep_circuit>(job.circuits), job.hint);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (after_timing) after_timing();
   if (with_digest) r.digest = circuits::assignment_digest(pas);
   return r;
 }

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,8 +28,9 @@ struct synth_job {
 // Generates the inputs for `preset_name` (or loads `input_file`, written by `porep-bench
 // gen-vanilla`), then runs the counting pass. Throws std::invalid_argument / std::runtime_error
 // with an actionable message (unknown or documentation-only preset, unreadable file).
+// `count_only` admits the documentation-only presets (porep32g): counting needs no assignment.
 synth_job prepare_synth_job(const std::string& preset_name, uint64_t seed,
-                            const std::optional<std::string>& input_file = std::nullopt);
+                            const std::optional<std::string>& input_file = std::nullopt, bool count_only = false);
 
 // What one synthesis of every partition produced.
 struct synth_result {
@@ -36,8 +38,9 @@ struct synth_result {
   std::string digest;  // assignment_digest of a, b, c (empty unless asked for)
 };
 
-// Synthesizes all partitions with the toggles' levels; the assignments are freed outside the timing.
-synth_result run_synthesis(const synth_job& job, bool with_digest);
+// Synthesizes all partitions with the toggles' levels. `after_timing` runs once the timed region has
+// ended and before the assignments are freed (synth-bench pauses its timer there).
+synth_result run_synthesis(const synth_job& job, bool with_digest, const std::function<void()>& after_timing = {});
 
 // The levels this binary was built with (from the toggle headers).
 int a1_inline_cap();
