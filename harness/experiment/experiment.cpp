@@ -110,7 +110,8 @@ recorded_build build_and_record(const manifest& m, const variant& v, db::results
 }
 
 std::string create_experiment(db::results_store& store, const manifest* m, const run_plan& plan,
-                              const std::string& command_line, std::int64_t machine_id) {
+                              const std::string& command_line, std::int64_t machine_id,
+                              const nlohmann::json& extra_config) {
   db::experiment_record e;
   e.started_at = std::chrono::system_clock::now();
   e.kind = db::parse<db::experiment_kind>(plan.kind);
@@ -121,6 +122,7 @@ std::string create_experiment(db::results_store& store, const manifest* m, const
     e.project = m->project;
   }
   e.config = plan.to_json();
+  for (const auto& [k, v] : extra_config.items()) e.config[k] = v;
   e.config["owner"] = {{"host", exec::collect_host_facts().hostname}, {"pid", ::getpid()}};
   e.seed = static_cast<std::int64_t>(plan.seed);
   e.status = db::experiment_status::running;

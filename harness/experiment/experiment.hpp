@@ -33,9 +33,11 @@ std::vector<std::string> inert_toggles(const manifest& m, const variant& v);
 bool host_has_cuda();
 
 // Creates the experiment row and its arms in one transaction; returns its id. The plan (with the
-// owning process) is stored in `config`, so `--resume` needs nothing else.
+// owning process) is stored in `config`, so `--resume` needs nothing else. `extra_config` keys are
+// added beside the plan's (e.g. a matrix shard's design, the parent of a bisection's comparison).
 std::string create_experiment(db::results_store& store, const manifest* m, const run_plan& plan,
-                              const std::string& command_line, std::int64_t machine_id);
+                              const std::string& command_line, std::int64_t machine_id,
+                              const nlohmann::json& extra_config = nlohmann::json::object());
 
 // Runs what is missing of the experiment's schedule, recording each sample in its own
 // transaction as it completes. SIGINT/SIGTERM stop after the sample in flight (incomplete).
