@@ -216,6 +216,18 @@ void results_store::set_experiment_status(std::string_view id, experiment_status
   tx.commit();
 }
 
+bool results_store::claim_experiment(std::string_view id, const nlohmann::json& owner) {
+  transaction tx{db_};
+  statement q{db_,
+              "UPDATE experiment SET status = 'running', config = json_set(config, '$.owner', json(?)) "
+              "WHERE id = ? AND status = 'incomplete'"};
+  q.bind_all(owner.dump(), id);
+  q.execute();
+  const bool claimed = db_.changes() == 1;
+  tx.commit();
+  return claimed;
+}
+
 void results_store::set_arm_build(std::string_view experiment_id, int arm_idx, std::int64_t build_id) {
   transaction tx{db_};
   statement q{db_, "UPDATE arm SET build_id = ? WHERE experiment_id = ? AND idx = ?"};

@@ -68,6 +68,10 @@ class results_store {
   void create_experiment(const experiment_record& experiment);
   void set_experiment_status(std::string_view id, experiment_status status,
                              std::optional<time_point> finished_at = std::nullopt);
+  /// Takes over an `incomplete` experiment for `--resume`: status becomes `running` and
+  /// config.owner becomes `owner` ({"host", "pid"}), in one statement, so two resumers cannot both
+  /// win. Returns false when the experiment was not incomplete (already claimed or complete).
+  bool claim_experiment(std::string_view id, const nlohmann::json& owner);
   void set_arm_build(std::string_view experiment_id, int arm_idx, std::int64_t build_id);
   /// With its arms; nullopt when there is no such experiment.
   std::optional<experiment_record> find_experiment(std::string_view id);

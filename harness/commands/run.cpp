@@ -124,8 +124,9 @@ int resume(const run_flags& f, const global_options& g) {
                                                                                      : locate_manifest(g.manifest));
   if (!scenario) check_binaries_unchanged(m, plan);
   auto samples = load_samples(store, e->id);
-  // The row stays `incomplete` while it is resumed: the recorded owner is the dead process, and
-  // the unique slot key keeps a second resumer from recording a sample twice.
+  // Take the experiment over (atomically), so a kill of this process is detected in turn.
+  if (!store.claim_experiment(e->id, {{"host", exec::collect_host_facts().hostname}, {"pid", ::getpid()}}))
+    throw usage_error(fmt::format("experiment {} was resumed by another process meanwhile — `abtest list` shows its state", e->id));
   if (!g.quiet && !g.json) fmt::print(stderr, "resuming {}: {} samples recorded\n", e->id, samples.size());
   process_source real(m, plan);
   std::optional<simulated_source> simulated;

@@ -240,6 +240,7 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
   if (!root.contains("project")) v.fail("project", "missing", "name the project, e.g. \"porep-c2-model\"");
   m.project = v.string(root["project"], "project");
   m.source_dir = (m.dir / (root.contains("source_dir") ? v.string(root["source_dir"], "source_dir") : ".")).lexically_normal();
+  if (!m.source_dir.has_filename()) m.source_dir = m.source_dir.parent_path();  // "/p/." normalizes to "/p/"
 
   if (root.contains("build")) {
     const json& b = v.object(root, "build", "build");
