@@ -131,7 +131,7 @@ TEST(kill_points, real_builds_survive_sigkill) {
   std::uniform_int_distribution<std::int64_t> delay_ms(200, 4000);
   temp_dir tmp("kill-build");
   const fs::path project = tmp / "planted";
-  fs::copy(ABTEST_PLANTED_SOURCE_DIR, project, fs::copy_options::recursive);
+  copy_planted_sources(project);
   const fs::path db = tmp / "r.db";
   const std::vector<std::string> args{"--manifest", (project / "abtest.json").string(), "--db", db.string(), "-q", "--json",
                                       "run", "--toggle", "SLOW", "--bench", "planted", "--rounds", "3", "--seed", "9", "-j", "2"};
