@@ -1,0 +1,110 @@
+// The GPU backend's public interface: Fr NTT and G1 MSM on a CUDA device, with no CUDA type in sight.
+//
+// Every call returns a status instead of throwing: `gpu_disabled` in a build without CUDA,
+// `no_device` when the build has CUDA but the host has no usable GPU, `invalid_argument` for bad
+// input, `cuda_error` (with `expr@file:line`) for a failed CUDA call. The entry points mirror the
+// CPU ones (zk::ntt / zk::coset_ntt in ntt/ntt.hpp, zk::msm in msm/msm.hpp), on the same types.
+//
+//   std::string why;
+//   if (!zk::gpu::device_available(&why)) fail(why);                  // or fall back to the CPU
+//   zk::gpu::msm_report rep;
+//   zk::g1_jacobian acc;
+//   zk::gpu::status st = zk::gpu::msm_g1(points, zk::to_scalars(frs), {.wbits = 0}, &acc, &rep);
+//   if (!st.ok()) fail(st.message);
+//   record(rep.wbits, rep.host_register, rep.host_register_s, rep.transfer_s, rep.kernel_s);
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "ec/curves.hpp"
+#include "ff/fr.hpp"
+#include "msm/msm.hpp"
+#include "msm/window.hpp"
+
+namespace zk::gpu {
+
+enum class status_code {
+  ok,
+  gpu_disabled,      // built without CUDA (ABTEST_CUDA=OFF, or AUTO without nvcc)
+  no_device,         // built with CUDA, but no usable device at run time
+  invalid_argument,  // bad sizes or configuration; nothing ran
+  cuda_error,        // a CUDA call failed; message = "error-name: expr@file:line"
+};
+const char* to_string(status_code code);
+
+struct status {
+  status_code code = status_code::ok;
+  std::string message;  // empty when ok
+  bool ok() const { return code == status_code::ok; }
+};
+
+// Whether this build compiled the CUDA kernels (false: the stub).
+bool compiled_with_cuda();
+
+// True when a device of compute capability ≥ 8.0 (the kernels are built for sm_80 and sm_90) can
+// run; otherwise false and, if `why` is given, the reason (gpu_disabled / no_device message).
+bool device_available(std::string* why = nullptr);
+// ok with the device in words ("NVIDIA H200, sm_90, 139.8 GiB") in `message`, or why not.
+status device_status();
+
+// B1's default for this build: ABTEST_B1_HOST_REGISTER (abtest/toggles/b1.hpp).
+bool default_host_register();
+
+// Seconds per stage of one call. host_register_s: cudaHostRegister before the copies plus
+// cudaHostUnregister after (0 when host_register is off); transfer_s: host↔device copies;
+// kernel_s: the kernels, timed with CUDA events.
+struct timings {
+  double host_register_s = 0, transfer_s = 0, kernel_s = 0;
+};
+
+// ---- NTT over Fr ----------------------------------------------------------------------------------
+
+enum class ntt_direction { forward, inverse };
+enum class ntt_domain {
+  natural,  // the subgroup ⟨ωₙ⟩: forward = zk::ntt, inverse = zk::intt
+  coset,    // the coset g·⟨ωₙ⟩ with g = fr::generator(): forward = zk::coset_ntt(a, g), inverse = zk::coset_intt(a, g)
+};
+
+struct ntt_config {
+  bool host_register = default_host_register();  // B1: pin `data` while it is copied
+};
+
+struct ntt_report {
+  bool host_register = false;  // what ran
+  timings time;
+};
+
+// Transforms data[0 … 2^lg_domain_size) in place, natural order in and out, the same values as the
+// CPU functions named above. lg_domain_size ≤ 30.
+status ntt(fr* data, unsigned lg_domain_size, ntt_direction direction, ntt_domain domain,
+           const ntt_config& config = {}, ntt_report* report = nullptr);
+
+// ---- MSM over G1 ----------------------------------------------------------------------------------
+
+struct msm_config {
+  unsigned wbits = 0;  // window bits 1…20; 0 = auto: msm_window_bits() of the length `window` picks
+  msm_window_policy window = default_msm_window_policy();  // D4 (abtest/toggles/d4.hpp)
+  size_t shared_npoints = 0;  // window::shared: the average length of the proof's MSMs (0 = this one's)
+  bool host_register = default_host_register();  // B1: pin points and scalars while they are copied
+};
+
+struct msm_report {
+  unsigned wbits = 0, nwins = 0;  // the window that ran and its number of windows
+  bool host_register = false;
+  timings time;
+};
+
+// The GPU's window for one MSM of npoints points (gpu/msm/window.cpp).
+unsigned msm_window_bits(size_t npoints);
+// The window config resolves to for an MSM of npoints points: wbits if set, else msm_window_bits
+// of npoints (per_msm) or of shared_npoints (shared).
+unsigned resolve_wbits(const msm_config& config, size_t npoints);
+
+// *out = Σ scalars[i]·points[i] (bucket method, signed digits), equal to zk::msm on the same input.
+// The spans must have the same length; identity points and zero scalars are allowed.
+status msm_g1(std::span<const g1_affine> points, std::span<const scalar_t> scalars, const msm_config& config,
+              g1_jacobian* out, msm_report* report = nullptr);
+
+}  // namespace zk::gpu

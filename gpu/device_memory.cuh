@@ -1,0 +1,103 @@
+// RAII for device buffers, streams, events and host registrations (B1); destructors never throw.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstddef>
+#include <utility>
+
+#include "gpu/cuda_ok.cuh"
+
+namespace zk::gpu::detail {
+
+template <class T>
+class device_buffer {
+ public:
+  explicit device_buffer(size_t n) : n_(n) {
+    if (n > 0) ZK_CUDA_OK(cudaMalloc(&ptr_, n * sizeof(T)));
+  }
+  ~device_buffer() {
+    if (ptr_) cudaFree(ptr_);
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+
+  T* get() const { return ptr_; }
+  size_t size() const { return n_; }
+
+ private:
+  T* ptr_ = nullptr;
+  size_t n_;
+};
+
+class stream {
+ public:
+  stream() { ZK_CUDA_OK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~stream() { cudaStreamDestroy(s_); }
+  stream(const stream&) = delete;
+  stream& operator=(const stream&) = delete;
+
+  cudaStream_t get() const { return s_; }
+  void sync() const { ZK_CUDA_OK(cudaStreamSynchronize(s_)); }
+
+ private:
+  cudaStream_t s_{};
+};
+
+class event {
+ public:
+  event() { ZK_CUDA_OK(cudaEventCreate(&e_)); }
+  ~event() { cudaEventDestroy(e_); }
+  event(const event&) = delete;
+  event& operator=(const event&) = delete;
+
+  void record(const stream& s) { ZK_CUDA_OK(cudaEventRecord(e_, s.get())); }
+  // Seconds from `start` to this event; both recorded, this one complete.
+  double seconds_since(const event& start) const {
+    ZK_CUDA_OK(cudaEventSynchronize(e_));
+    float ms = 0;
+    ZK_CUDA_OK(cudaEventElapsedTime(&ms, start.e_, e_));
+    return ms / 1e3;
+  }
+
+ private:
+  cudaEvent_t e_{};
+};
+
+// B1: pins [ptr, ptr + bytes) with cudaHostRegister for the copies, unpins in release() (timed by
+// the caller) or, on an early exit, in the destructor. A range the caller had already registered
+// is used as it is and left registered.
+class host_registration {
+ public:
+  host_registration(const void* ptr, size_t bytes, bool enabled) {
+    if (!enabled || bytes == 0) return;
+    const cudaError_t err = cudaHostRegister(const_cast<void*>(ptr), bytes, cudaHostRegisterDefault);
+    if (err == cudaErrorHostMemoryAlreadyRegistered) {
+      cudaGetLastError();  // not sticky, but it would stay in cudaGetLastError for a later check
+      return;
+    }
+    ZK_CUDA_OK(err);
+    ptr_ = const_cast<void*>(ptr);
+  }
+  ~host_registration() {
+    if (ptr_) cudaHostUnregister(ptr_);
+  }
+  host_registration(const host_registration&) = delete;
+  host_registration& operator=(const host_registration&) = delete;
+
+  void release() {
+    if (!ptr_) return;
+    void* p = std::exchange(ptr_, nullptr);
+    ZK_CUDA_OK(cudaHostUnregister(p));
+  }
+
+ private:
+  void* ptr_ = nullptr;
+};
+
+inline double seconds_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+}  // namespace zk::gpu::detail

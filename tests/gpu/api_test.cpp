@@ -1,0 +1,112 @@
+// zk::gpu without a device: clean gpu_disabled / no_device answers, window resolution (D4), B1's
+// default, and (with CUDA) kernels built for sm_80 and sm_90.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "abtest/toggles/b1.hpp"
+#include "gpu/api.hpp"
+
+namespace zk::gpu {
+namespace {
+
+bool has_device() { return device_status().ok(); }
+
+TEST(gpu_api, without_a_device_every_entry_point_reports_why) {
+  if (has_device()) GTEST_SKIP() << "a device is present: " << device_status().message;
+  const status_code expected = compiled_with_cuda() ? status_code::no_device : status_code::gpu_disabled;
+  std::string why;
+  EXPECT_FALSE(device_available(&why));
+  EXPECT_FALSE(why.empty());
+  const status dev = device_status();
+  EXPECT_EQ(dev.code, expected) << dev.message;
+  EXPECT_EQ(why, dev.message);
+
+  std::vector<fr> data(16, fr::one());
+  const status n = ntt(data.data(), 4, ntt_direction::forward, ntt_domain::natural);
+  EXPECT_EQ(n.code, expected) << n.message;
+  EXPECT_FALSE(n.ok());
+  EXPECT_EQ(data[0], fr::one()) << "a failed call must not touch its input";
+
+  const std::vector<g1_affine> points(4, g1_generator());
+  const std::vector<scalar_t> scalars(4, scalar_t{1, 0, 0, 0});
+  g1_jacobian out = g1_jacobian::from_affine(g1_generator());
+  msm_report rep;
+  const status m = msm_g1(points, scalars, {}, &out, &rep);
+  EXPECT_EQ(m.code, expected) << m.message;
+  EXPECT_EQ(out, g1_jacobian::from_affine(g1_generator())) << "a failed call must not write its output";
+}
+
+TEST(gpu_api, the_stub_says_how_to_get_the_kernels) {
+  if (compiled_with_cuda()) GTEST_SKIP() << "this build has the CUDA kernels";
+  EXPECT_NE(device_status().message.find("ABTEST_CUDA=ON"), std::string::npos) << device_status().message;
+}
+
+TEST(gpu_api, status_names) {
+  EXPECT_STREQ(to_string(status_code::ok), "ok");
+  EXPECT_STREQ(to_string(status_code::gpu_disabled), "gpu_disabled");
+  EXPECT_STREQ(to_string(status_code::no_device), "no_device");
+  EXPECT_STREQ(to_string(status_code::invalid_argument), "invalid_argument");
+  EXPECT_STREQ(to_string(status_code::cuda_error), "cuda_error");
+  EXPECT_TRUE(status{}.ok());
+}
+
+TEST(gpu_api, b1_default_follows_the_toggle_header) {
+  EXPECT_EQ(default_host_register(), ABTEST_B1_HOST_REGISTER != 0);
+  EXPECT_EQ(msm_config{}.host_register, ABTEST_B1_HOST_REGISTER != 0);
+  EXPECT_EQ(ntt_config{}.host_register, ABTEST_B1_HOST_REGISTER != 0);
+  EXPECT_EQ(msm_config{}.window, default_msm_window_policy());
+}
+
+TEST(gpu_api, window_model_grows_with_the_msm) {
+  unsigned prev = 0;
+  for (unsigned lg = 4; lg <= 26; lg += 2) {
+    const unsigned c = msm_window_bits(size_t{1} << lg);
+    EXPECT_GE(c, prev) << "lg " << lg;
+    EXPECT_GE(c, 1u);
+    EXPECT_LE(c, 18u);
+    prev = c;
+  }
+  EXPECT_LT(msm_window_bits(1 << 8), msm_window_bits(1 << 20));
+}
+
+TEST(gpu_api, d4_per_msm_window_versus_one_shared_size) {
+  const size_t small = 1 << 10, large = 1 << 20, average = (small + large) / 2;
+  // Per MSM (D4 on): each MSM's own length.
+  const msm_config per{.wbits = 0, .window = msm_window_policy::per_msm, .shared_npoints = average};
+  EXPECT_EQ(resolve_wbits(per, small), msm_window_bits(small));
+  EXPECT_EQ(resolve_wbits(per, large), msm_window_bits(large));
+  // Shared (D4 off): the proof's average length, whatever this MSM's.
+  const msm_config shared{.wbits = 0, .window = msm_window_policy::shared, .shared_npoints = average};
+  EXPECT_EQ(resolve_wbits(shared, small), msm_window_bits(average));
+  EXPECT_EQ(resolve_wbits(shared, large), msm_window_bits(average));
+  EXPECT_NE(resolve_wbits(shared, small), resolve_wbits(per, small));
+  // Shared without the proof's sizes falls back to this MSM's own; an explicit wbits always wins.
+  EXPECT_EQ(resolve_wbits({.wbits = 0, .window = msm_window_policy::shared}, small), msm_window_bits(small));
+  EXPECT_EQ(resolve_wbits({.wbits = 7, .window = msm_window_policy::per_msm}, large), 7u);
+  EXPECT_EQ(resolve_wbits({.wbits = 7, .window = msm_window_policy::shared, .shared_npoints = average}, small), 7u);
+}
+
+// `cuobjdump --list-elf` names one cubin per architecture: "… .sm_80.cubin", "… .sm_90.cubin".
+TEST(gpu_api, kernels_are_built_for_sm_80_and_sm_90) {
+  if (!compiled_with_cuda()) GTEST_SKIP() << "stub build (no CUDA): no kernels to inspect";
+  const std::string cuobjdump = ABTEST_CUOBJDUMP;
+  if (cuobjdump.empty())
+    GTEST_SKIP() << "cuobjdump not found (CUDA toolkit without its binary utilities) — install "
+                    "cuda-cuobjdump to check the kernels' architectures";
+  const std::string cmd = cuobjdump + " --list-elf '" + ABTEST_GPU_LIBRARY + "' 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  ASSERT_TRUE(pipe) << cmd;
+  std::string listing;
+  std::array<char, 512> buf;
+  while (fgets(buf.data(), buf.size(), pipe.get())) listing += buf.data();
+  EXPECT_NE(listing.find("sm_80"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("sm_90"), std::string::npos) << listing;
+}
+
+}  // namespace
+}  // namespace zk::gpu
