@@ -35,7 +35,8 @@ int one(db::results_store& store, const compare_flags& f, const global_options& 
   auto samples = load_samples(store, e.id);
   const auto analysis = analyze(plan, samples);
   std::optional<reference_result> reference;
-  if (e.manifest_path && std::filesystem::exists(*e.manifest_path)) {
+  // A simulated experiment's recorded path is its scenario file, which has no reference.
+  if (plan.simulate.empty() && e.manifest_path && std::filesystem::exists(*e.manifest_path)) {
     const auto m = load_manifest(*e.manifest_path);
     reference = compare_to_reference(m, plan, samples);
   }
