@@ -49,6 +49,9 @@ std::filesystem::path db_path(const global_options& g, const manifest* m);
 // died (SIGKILL, reboot) as incomplete so they can be resumed.
 db::results_store open_store(const std::filesystem::path& path);
 db::results_store open_store_read_only(const std::filesystem::path& path);
+// True for an experiment recorded as running by a process of `this_host` that no longer exists:
+// read-only commands show it as incomplete, as the next write-open will record it.
+bool owner_died(const db::experiment_record& e, const std::string& this_host);
 
 // Progress on a terminal only: one rewritten line on stderr; silent in logs and with -q/--json.
 class progress_line {

@@ -18,14 +18,8 @@ namespace {
 // power loss) is incomplete: say so in the database, so `list` and `--resume` see the truth.
 void mark_dead_runs_incomplete(db::results_store& store) {
   const std::string host = exec::collect_host_facts().hostname;
-  for (const auto& e : store.list_experiments()) {
-    if (e.status != db::experiment_status::running) continue;
-    const auto& owner = e.config.value("owner", nlohmann::json::object());
-    if (owner.value("host", "") != host) continue;
-    const pid_t pid = owner.value("pid", 0);
-    if (pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM)) continue;  // still alive
-    store.set_experiment_status(e.id, db::experiment_status::incomplete);
-  }
+  for (const auto& e : store.list_experiments())
+    if (owner_died(e, host)) store.set_experiment_status(e.id, db::experiment_status::incomplete);
 }
 
 std::vector<std::pair<int, register_fn>>& registry() {
@@ -34,6 +28,14 @@ std::vector<std::pair<int, register_fn>>& registry() {
 }
 
 }  // namespace
+
+bool owner_died(const db::experiment_record& e, const std::string& this_host) {
+  if (e.status != db::experiment_status::running) return false;
+  const auto& owner = e.config.value("owner", nlohmann::json::object());
+  if (owner.value("host", "") != this_host) return false;
+  const pid_t pid = owner.value("pid", 0);
+  return !(pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM));  // alive, or not ours to signal
+}
 
 registrar::registrar(int order, register_fn fn) { registry().emplace_back(order, std::move(fn)); }
 
