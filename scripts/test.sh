@@ -13,4 +13,6 @@ fi
 preset="${ABTEST_TEST_PRESET:-ci}"
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset"
+# The default suite leaves out the `slow` and `fuzz` labels: scripts/fuzz.sh, scripts/sanitize.sh
+# and `ctest --preset ci -L slow` run them.
 ctest --preset "$preset" "$@"
