@@ -17,8 +17,8 @@ constexpr porep_preset presets[] = {
     {"tiny", 2, 1, 2, 1, 1, 1, 1, true, "unit tests: 150 076 constraints per partition"},
     {"small", 2, 1, 6, 2, 3, 6, 6, true, "default: 678 219 constraints per partition, 1-3 s"},
     {"medium", 2, 2, 12, 4, 6, 14, 14, true, "4 068 709 constraints per partition, ~1 GiB"},
-    {"large", 2, 6, 20, 6, 11, 14, 37, true, "~45 M constraints per partition, ~12 GiB"},
-    {"porep32g", 10, 18, 30, 10, 11, 14, 37, false, "real 32 GiB PoRep: 10 × ~130.3 M constraints"},
+    {"large", 2, 6, 20, 6, 11, 14, 37, true, "41 202 795 constraints per partition, ~11 GiB"},
+    {"porep32g", 10, 18, 30, 10, 11, 14, 37, false, "real 32 GiB PoRep: 10 × ~130.3 M constraints (this model counts 133 055 091)"},
 };
 
 }  // namespace

@@ -1,15 +1,17 @@
 // Prime-field element in Montgomery form over 64-bit little-endian limbs, one code path for CPU and CUDA.
 //
 // `P` describes the field:
-//   static constexpr size_t nlimbs;                              limbs of the modulus
-//   static constexpr std::array<uint64_t, nlimbs> modulus;       p, little-endian
-//   static constexpr std::array<uint64_t, nlimbs> r2;            R² mod p, R = 2^(64·nlimbs)
-//   static constexpr std::array<uint64_t, nlimbs> one;           R mod p (1 in Montgomery form)
-//   static constexpr uint64_t inv;                               −p⁻¹ mod 2⁶⁴
+//   static constexpr size_t nlimbs;                   limbs of the modulus
+//   static constexpr uint64_t modulus[nlimbs];        p, little-endian
+//   static constexpr uint64_t r2[nlimbs];             R² mod p, R = 2^(64·nlimbs)
+//   static constexpr uint64_t one[nlimbs];            R mod p (1 in Montgomery form)
+//   static constexpr uint64_t inv;                    −p⁻¹ mod 2⁶⁴
 // optionally (fields with a large 2-adic subgroup, e.g. Fr):
-//   static constexpr uint32_t two_adicity;                       s with 2^s ‖ p − 1
-//   static constexpr uint64_t generator;                         a quadratic non-residue g
-//   static constexpr std::array<uint64_t, nlimbs> root_of_unity; g^((p−1)/2^s), canonical
+//   static constexpr uint32_t two_adicity;            s with 2^s ‖ p − 1
+//   static constexpr uint64_t generator;              a quadratic non-residue g
+//   static constexpr uint64_t root_of_unity[nlimbs];  g^((p−1)/2^s), canonical
+// Plain arrays, read in device code only through constant(): nvcc has no device copy of a host
+// static member, but a constexpr local copy folds into immediates.
 //
 // Every element is kept fully reduced (limbs < p), so equality is limb equality. The arithmetic is
 // ZK_HD, constexpr and branch-free on data; the host-only helpers at the bottom (sqrt, batch
@@ -27,6 +29,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ff/hd.hpp"
@@ -46,14 +49,28 @@ struct mont_t {
 
   uint64_t limbs[nlimbs];
 
+  struct limbs_t {
+    uint64_t v[nlimbs];
+  };
+  // A constexpr copy of a parameter array (or anything indexable at compile time), usable on the
+  // device (see above).
+  template <class A>
+  ZK_HD static constexpr limbs_t constant(const A& a) {
+    return copy_limbs(a, std::make_index_sequence<nlimbs>{});
+  }
+
   ZK_HD static constexpr mont_t zero() { return mont_t{}; }
 
-  ZK_HD static constexpr mont_t one() { return from_limbs(P::one); }
+  ZK_HD static constexpr mont_t one() {
+    constexpr limbs_t l = constant(P::one);
+    return from_limbs(l);
+  }
 
   ZK_HD static constexpr mont_t from_u64(uint64_t v) {
     mont_t c{};
     c.limbs[0] = v;  // every modulus here exceeds 2⁶⁴, so v is already reduced
-    return c * from_limbs(P::r2);
+    constexpr limbs_t r2 = constant(P::r2);
+    return c * from_limbs(r2);
   }
 
   // `c` must hold nlimbs limbs of a value < p.
@@ -61,7 +78,8 @@ struct mont_t {
     mont_t x{};
     ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) x.limbs[i] = c[i];
-    return x * from_limbs(P::r2);
+    constexpr limbs_t r2 = constant(P::r2);
+    return x * from_limbs(r2);
   }
 
   ZK_HD constexpr void to_canonical(uint64_t* out) const {
@@ -103,9 +121,10 @@ struct mont_t {
     ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = limb::sbb(a.limbs[i], b.limbs[i], borrow, borrow);
     const uint64_t mask = 0 - borrow;
+    constexpr limbs_t mod = constant(P::modulus);
     uint64_t carry = 0;
     ZK_UNROLL
-    for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = limb::adc(d.limbs[i], P::modulus[i] & mask, carry, carry);
+    for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = limb::adc(d.limbs[i], mod.v[i] & mask, carry, carry);
     return d;
   }
 
@@ -115,17 +134,18 @@ struct mont_t {
   // multiplication algorithms", IEEE Micro 1996) in the no-carry form of ePrint 2022/1400 — the
   // spare top bit keeps the running sum within nlimbs words, so the two extra words of plain CIOS go.
   ZK_HD friend constexpr mont_t operator*(const mont_t& a, const mont_t& b) {
+    constexpr limbs_t mod = constant(P::modulus);
     mont_t t{};
     ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) {
       uint64_t A = 0, C = 0;
       t.limbs[0] = limb::mac(a.limbs[0], b.limbs[i], t.limbs[0], 0, A);
       const uint64_t m = t.limbs[0] * P::inv;
-      limb::mac(m, P::modulus[0], t.limbs[0], 0, C);
+      limb::mac(m, mod.v[0], t.limbs[0], 0, C);
       ZK_UNROLL
       for (size_t j = 1; j < nlimbs; ++j) {
         t.limbs[j] = limb::mac(a.limbs[j], b.limbs[i], t.limbs[j], A, A);
-        t.limbs[j - 1] = limb::mac(m, P::modulus[j], t.limbs[j], C, C);
+        t.limbs[j - 1] = limb::mac(m, mod.v[j], t.limbs[j], C, C);
       }
       t.limbs[nlimbs - 1] = C + A;
     }
@@ -155,18 +175,18 @@ struct mont_t {
 
   // Fermat: x^(p−2) = x⁻¹ for x ≠ 0; 0 maps to 0.
   ZK_HD constexpr mont_t inverse() const {
-    uint64_t e[nlimbs] = {};
-    ZK_UNROLL
-    for (size_t i = 0; i < nlimbs; ++i) e[i] = P::modulus[i];
-    e[0] -= 2;  // the low limb of every odd prime modulus here is ≥ 2
-    return pow(e, nlimbs);
+    constexpr limbs_t mod = constant(P::modulus);
+    limbs_t e = mod;
+    e.v[0] -= 2;  // the low limb of every odd prime modulus here is ≥ 2
+    return pow(e.v, nlimbs);
   }
 
   // The fixed generator of the 2-adic subgroup and the non-residue it comes from (Fr only).
   ZK_HD static constexpr mont_t root_of_unity()
     requires requires { P::two_adicity; }
   {
-    return from_canonical(P::root_of_unity.data());
+    constexpr limbs_t w = constant(P::root_of_unity);
+    return from_canonical(w.v);
   }
   ZK_HD static constexpr mont_t generator()
     requires requires { P::generator; }
@@ -182,7 +202,7 @@ struct mont_t {
     if (is_zero()) return zero();
     mont_t x{};
     if constexpr (requires { P::two_adicity; }) {
-      std::array<uint64_t, nlimbs> t = P::modulus;  // t = (p − 1) / 2^s, odd
+      std::array<uint64_t, nlimbs> t = modulus_array();  // t = (p − 1) / 2^s, odd
       t[0] -= 1;
       shift_right(t, P::two_adicity);
       std::array<uint64_t, nlimbs> half = t;  // (t − 1) / 2
@@ -206,7 +226,7 @@ struct mont_t {
       }
     } else {
       static_assert((P::modulus[0] & 3) == 3, "no square-root method for this modulus");
-      std::array<uint64_t, nlimbs> e = P::modulus;  // (p + 1) / 4
+      std::array<uint64_t, nlimbs> e = modulus_array();  // (p + 1) / 4
       shift_right(e, 2);
       add_small(e, 1);  // p = 4q + 3 → (p + 1)/4 = q + 1
       x = pow(e.data(), nlimbs);
@@ -296,19 +316,31 @@ struct mont_t {
   }
 
  private:
-  ZK_HD static constexpr mont_t from_limbs(const std::array<uint64_t, nlimbs>& l) {
+  template <class A, size_t... I>
+  ZK_HD static constexpr limbs_t copy_limbs(const A& a, std::index_sequence<I...>) {
+    return {{a[I]...}};
+  }
+
+  ZK_HD static constexpr mont_t from_limbs(const limbs_t& l) {
     mont_t x{};
     ZK_UNROLL
-    for (size_t i = 0; i < nlimbs; ++i) x.limbs[i] = l[i];
+    for (size_t i = 0; i < nlimbs; ++i) x.limbs[i] = l.v[i];
     return x;
+  }
+
+  static std::array<uint64_t, nlimbs> modulus_array() {
+    std::array<uint64_t, nlimbs> m{};
+    for (size_t i = 0; i < nlimbs; ++i) m[i] = P::modulus[i];
+    return m;
   }
 
   // x < 2p → x mod p, by subtracting p and keeping x when that borrowed (mask select, no branch).
   ZK_HD constexpr mont_t reduce_once() const {
+    constexpr limbs_t mod = constant(P::modulus);
     mont_t d{};
     uint64_t borrow = 0;
     ZK_UNROLL
-    for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = limb::sbb(limbs[i], P::modulus[i], borrow, borrow);
+    for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = limb::sbb(limbs[i], mod.v[i], borrow, borrow);
     const uint64_t keep = 0 - borrow;
     ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = (limbs[i] & keep) | (d.limbs[i] & ~keep);

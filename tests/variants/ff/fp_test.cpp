@@ -15,8 +15,8 @@ TEST(fp, montgomery_constants_match_gmp) {
   ASSERT_EQ(test::modulus<fp>(), p);
   const mpz_class R = mpz_class(1) << 384;
   mpz_class one_raw, r2;
-  mpz_import(one_raw.get_mpz_t(), 6, -1, 8, 0, 0, fp_params::one.data());
-  mpz_import(r2.get_mpz_t(), 6, -1, 8, 0, 0, fp_params::r2.data());
+  mpz_import(one_raw.get_mpz_t(), 6, -1, 8, 0, 0, fp_params::one);
+  mpz_import(r2.get_mpz_t(), 6, -1, 8, 0, 0, fp_params::r2);
   EXPECT_EQ(one_raw, R % p);
   EXPECT_EQ(r2, (R * R) % p);
   const mpz_class w64 = mpz_class(1) << 64;

@@ -20,7 +20,7 @@ TEST(fr, montgomery_constants_match_gmp) {
   mpz_import(one_raw.get_mpz_t(), 4, -1, 8, 0, 0, one_limbs);
   EXPECT_EQ(one_raw, R % r);
   mpz_class r2;
-  mpz_import(r2.get_mpz_t(), 4, -1, 8, 0, 0, fr_params::r2.data());
+  mpz_import(r2.get_mpz_t(), 4, -1, 8, 0, 0, fr_params::r2);
   EXPECT_EQ(r2, (R * R) % r);
   const mpz_class w64 = mpz_class(1) << 64;
   EXPECT_EQ(mpz_class((r * mpz_class(std::to_string(fr_params::inv))) % w64), w64 - 1);

@@ -22,7 +22,7 @@ mpz_class to_mpz(const F& x) {
 template <class F>
 mpz_class modulus() {
   mpz_class z;
-  mpz_import(z.get_mpz_t(), F::nlimbs, -1, sizeof(uint64_t), 0, 0, F::params::modulus.data());
+  mpz_import(z.get_mpz_t(), F::nlimbs, -1, sizeof(uint64_t), 0, 0, F::params::modulus);
   return z;
 }
 
