@@ -95,6 +95,11 @@ void database::check_application_id() {
   try {
     id = single_integer(*this, "PRAGMA application_id");
   } catch (const error& e) {
+    // A process killed inside a write before the file was in WAL mode (its very first open)
+    // leaves a hot rollback journal, which only a writer may roll back.
+    if (e.code() == SQLITE_READONLY_ROLLBACK)
+      throw error(e.code(), path_.string() + " holds an unfinished write of a killed process (a hot journal) — "
+                                             "open it once for writing, e.g. `abtest db migrate`, to roll it back");
     if (e.primary_code() != SQLITE_NOTADB) throw;
     throw error(e.code(), path_.string() + " is not an SQLite database — pass the results file with --db");
   }
