@@ -1,0 +1,103 @@
+// `abtest check`: is the checked-out tree slower than a good revision? For `git bisect run`:
+// exit 0 good, 1 bad, 125 skip (DESIGN §9).
+#include <fmt/format.h>
+
+#include <iostream>
+#include <random>
+
+#include "harness/commands/command.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/variant.hpp"
+#include "harness/experiment/experiment.hpp"
+#include "harness/experiment/oracle.hpp"
+#include "harness/experiment/worktree.hpp"
+
+namespace abtest::cli {
+namespace {
+
+struct check_flags {
+  std::string against, metric;
+  std::vector<std::string> toggles;
+  int rounds = 0;
+  double margin_pct = 1.0;
+  int jobs = 0;
+};
+
+int check(const check_flags& f, const global_options& g) {
+  const manifest m = load_manifest_for(g);
+  std::string against = f.against;
+  if (against.empty()) {
+    const auto good = bisect_good_commits(m);
+    if (good.empty())
+      throw usage_error("no revision to compare with — pass --against REV, or run me from `git bisect run` after `git bisect good REV`");
+    against = good.back();
+  }
+  const std::string sha = resolve_commit(m, against);
+  const variant v = variant_from_flags(f.toggles, m);
+  oracle_settings s;
+  s.kind = "check";
+  s.metric = choose_metric(m, f.metric, nullptr);
+  s.fixed_rounds = f.rounds;
+  s.warmups = m.find_benchmark(benchmark_of(s.metric))->warmups;
+  s.params = m.params;
+  s.seed = std::random_device{}();
+  s.command_line = g.command_line;
+  auto store = open_store(db_path(g, &m));
+
+  // The good revision in its own worktree and build root; the checked-out tree where it is.
+  const manifest at = manifest_at_commit(m, sha);
+  builder_options bo;
+  bo.jobs = f.jobs;
+  bo.build_root = build_root_for(m, sha);
+  bo.verbose = g.verbose > 0;
+  const auto good = build_and_record(at, v, store, builder(at, bo), g);
+  if (!good.outcome.ok)
+    throw user_error(exit_code::build_failed, fmt::format("the good revision {} does not build — last lines of {}:\n{}", against,
+                                                          good.outcome.log_path.string(), good.outcome.log_tail));
+  builder_options here_options;
+  here_options.jobs = f.jobs;
+  here_options.verbose = g.verbose > 0;
+  const auto here = build_and_record(m, v, store, builder(m, here_options), g);
+  nlohmann::json out = {{"against", sha}, {"metric", s.metric}, {"variant", v.key(m)}};
+  int code = 0;
+  if (!here.outcome.ok) {
+    out["verdict"] = "unbuildable";
+    code = static_cast<int>(exit_code::skip);
+  } else {
+    experiment_oracle oracle(store, m, g, s, [](const search::levels&) { return std::nullopt; });
+    const arm_plan base{fmt::format("{}@{}", v.key(m), sha.substr(0, 12)), v.levels, "", good.outcome.dir,
+                        good.outcome.binaries_digest, good.build_id};
+    const arm_plan cand{v.key(m), v.levels, "", here.outcome.dir, here.outcome.binaries_digest, here.build_id};
+    const double margin = f.margin_pct / 100.0;
+    search::comparison c = oracle.compare_arms(base, cand, {margin, 0.05, 0});
+    if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(base, cand, {margin, 0.05, 1});
+    out["verdict"] = stats::to_string(c.verdict);
+    out["ratio"] = c.estimate.ratio();
+    out["experiment"] = oracle.steps().back().experiment_id;
+    code = c.verdict == stats::verdict::slower         ? static_cast<int>(exit_code::regression)
+           : c.verdict == stats::verdict::inconclusive ? static_cast<int>(exit_code::skip)
+                                                       : 0;
+  }
+  out["exit"] = code;
+  if (g.json) std::cout << out.dump(2) << "\n";
+  else if (!g.quiet)
+    fmt::print("{} vs {} on {}: {} → exit {} ({})\n", v.key(m), against, s.metric, out["verdict"].get<std::string>(), code,
+               code == 0 ? "good" : code == 1 ? "bad" : "skip");
+  return code;
+}
+
+}  // namespace
+
+static const registrar reg(45, [](CLI::App& app, global_options& g, action& act) {
+  auto f = std::make_shared<check_flags>();
+  auto* cmd = app.add_subcommand("check", "for `git bisect run`: exit 0 if the checkout is not slower than REV, 1 if it is, 125 to skip");
+  cmd->add_option("--against", f->against, "the good revision (default: the newest refs/bisect/good-*)");
+  cmd->add_option("--metric", f->metric, "the metric compared (default: proof.total_s, else the only <bench>.total_s)");
+  cmd->add_option("--toggle,-t", f->toggles, "the variant built on both sides (default: base)");
+  cmd->add_option("--rounds,-n", f->rounds, "fixed rounds (default: adaptive, 10–50)");
+  cmd->add_option("--margin", f->margin_pct, "practical margin in percent (default 1)");
+  cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs");
+  cmd->callback([f, &g, &act] { act = [f, &g] { return check(*f, g); }; });
+});
+
+}  // namespace abtest::cli

@@ -1,0 +1,127 @@
+// `abtest noise-floor`: A/A′ — one variant built twice, the second in another code layout, compared in
+// RMIT rounds; the effect a rebuild alone can fake is the floor under which effects are unresolvable
+// (DESIGN §7; layout bias: Mytkowicz et al., "Producing wrong data without doing anything obviously
+// wrong!", ASPLOS 2009).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <random>
+
+#include "harness/commands/command.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/variant.hpp"
+#include "harness/experiment/experiment.hpp"
+#include "harness/experiment/oracle.hpp"
+#include "harness/experiment/simulation.hpp"
+
+namespace abtest::cli {
+namespace {
+
+struct noise_flags {
+  std::vector<std::string> toggles, metrics;
+  std::vector<std::string> layout{"-DCMAKE_CXX_FLAGS=-falign-functions=64 -falign-loops=32"};
+  int rounds = 10;
+  std::string simulate;
+  std::optional<std::uint64_t> seed;
+  int jobs = 0;
+};
+
+int noise_floor(const noise_flags& f, const global_options& g) {
+  std::optional<search::scenario> scenario;
+  if (!f.simulate.empty()) {
+    try {
+      scenario = search::load_scenario(f.simulate);
+    } catch (const std::exception& e) {
+      const std::string what = e.what();
+      throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
+    }
+  }
+  const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
+  if (f.rounds < 2) throw usage_error("--rounds must be at least 2 for a paired comparison");
+  const variant v = variant_from_flags(f.toggles, m);
+  auto store = open_store(db_path(g, &m));
+
+  // A: the variant as usual. A′: the same sources and levels, another layout, its own folder.
+  arm_plan a{v.key(m), v.levels, "", {}, {}, std::nullopt};
+  arm_plan b{v.key(m) + "~layout", v.levels, "", {}, {}, std::nullopt};
+  std::string note;
+  if (!scenario) {
+    builder_options bo;
+    bo.jobs = f.jobs;
+    bo.verbose = g.verbose > 0;
+    const auto first = build_and_record(m, v, store, builder(m, bo), g);
+    bo.extra_cmake_args = f.layout;
+    bo.folder_suffix = "~layout";
+    const auto second = build_and_record(m, v, store, builder(m, bo), g);
+    for (const auto* o : {&first, &second})
+      if (!o->outcome.ok)
+        throw user_error(exit_code::build_failed, fmt::format("the build of {} failed — last lines of {}:\n{}", o->outcome.key,
+                                                              o->outcome.log_path.string(), o->outcome.log_tail));
+    a = {first.outcome.key, v.levels, "", first.outcome.dir, first.outcome.binaries_digest, first.build_id};
+    b = {first.outcome.key + "~layout", v.levels, "", second.outcome.dir, second.outcome.binaries_digest, second.build_id};
+    if (a.binaries_digest == b.binaries_digest)
+      note = "the layout arguments left the binaries identical: this measures run-to-run noise only — pass another --layout";
+  }
+  oracle_settings s;
+  s.kind = "noise-floor";
+  for (const auto& bench : m.benchmarks) s.benchmarks.push_back(bench.name);
+  s.metric = m.benchmarks.front().name + ".total_s";
+  s.warmups = scenario ? 0 : m.benchmarks.front().warmups;
+  s.params = m.params;
+  s.seed = f.seed ? *f.seed : std::random_device{}();
+  if (scenario) {
+    s.simulate = std::filesystem::absolute(f.simulate).string();
+    s.scenario = &*scenario;
+  }
+  s.command_line = g.command_line;
+  experiment_oracle oracle(store, m, g, s, [](const search::levels&) { return std::nullopt; });
+  a.binaries_digest.clear();  // measure even identical binaries: the point is the spread
+  b.binaries_digest.clear();
+  const arm_set_result r = oracle.run_arms({a, b}, f.rounds, s.kind, {{"layout", f.layout}});
+  const analysis_result analysis = analyze(r.plan, r.samples);
+
+  // The floor of a metric: the largest |ln ratio| the A/A′ CI admits, max(|low|, |high|) — an
+  // effect smaller than this could be the layout alone.
+  nlohmann::json rows = nlohmann::json::array();
+  std::string table = fmt::format("noise floor of {} (A/A′, {} rounds, layout {})\n", a.key, f.rounds,
+                                  fmt::join(f.layout, " "));
+  table += fmt::format("  {:<36} {:>8} {:>19} {:>8}\n", "metric", "ratio", "95% CI", "floor");
+  for (const auto& row : analysis.rows) {
+    if (!f.metrics.empty() && std::find(f.metrics.begin(), f.metrics.end(), row.metric) == f.metrics.end()) continue;
+    if (!row.primary.has_ci) continue;
+    const double floor = std::expm1(std::max(std::abs(row.primary.ci_low), std::abs(row.primary.ci_high)));
+    rows.push_back({{"metric", row.metric}, {"n", row.n}, {"ratio", row.primary.ratio()}, {"ci_low", row.primary.ratio_low()},
+                    {"ci_high", row.primary.ratio_high()}, {"floor", floor}, {"verdict", stats::to_string(row.verdict)}});
+    table += fmt::format("  {:<36} {:>8.4f} {:>8.4f}–{:<10.4f} {:>7.2f}%\n", row.metric, row.primary.ratio(), row.primary.ratio_low(),
+                         row.primary.ratio_high(), 100 * floor);
+  }
+  if (g.json) {
+    std::cout << nlohmann::json({{"experiment", r.experiment_id}, {"variant", a.key}, {"layout", f.layout}, {"rounds", f.rounds},
+                                 {"floors", rows}, {"note", note}})
+                     .dump(2)
+              << "\n";
+  } else if (!g.quiet) {
+    if (!note.empty()) fmt::print("note: {}\n", note);
+    fmt::print("experiment {}\n{}", r.experiment_id, table);
+  }
+  return exit_code_for(analysis, false);
+}
+
+}  // namespace
+
+static const registrar reg(50, [](CLI::App& app, global_options& g, action& act) {
+  auto f = std::make_shared<noise_flags>();
+  auto* cmd = app.add_subcommand("noise-floor", "A/A′: how much a rebuild in another code layout alone moves each metric");
+  cmd->add_option("--toggle,-t", f->toggles, "the variant, ID or ID=LEVEL (repeatable; default: base)");
+  cmd->add_option("--rounds,-n", f->rounds, "interleaved rounds (default 10)");
+  cmd->add_option("--metric", f->metrics, "only these metrics (repeatable; default: all)");
+  cmd->add_option("--layout", f->layout, "extra cmake arguments of the A′ build (default: -falign-functions=64 -falign-loops=32)");
+  cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
+  cmd->add_option("--seed", f->seed, "seed of the round order (default: random, recorded)");
+  cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs");
+  cmd->callback([f, &g, &act] { act = [f, &g] { return noise_floor(*f, g); }; });
+});
+
+}  // namespace abtest::cli

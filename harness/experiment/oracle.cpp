@@ -1,0 +1,268 @@
+// The experiment-backed oracle: each comparison or matrix is an experiment run by the scheduler.
+#include "harness/experiment/oracle.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "db/error.hpp"
+#include "harness/core/analysis.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/variant.hpp"
+#include "harness/experiment/experiment.hpp"
+#include "harness/experiment/simulation.hpp"
+#include "harness/stats/confidence_sequence.hpp"
+#include "harness/stats/paired_t.hpp"
+
+namespace abtest::cli {
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// τ of the mixture SPRT: the smallest log effect of interest (DESIGN §7).
+constexpr double adaptive_tau = 0.02;
+
+}  // namespace
+
+std::string benchmark_of(const std::string& metric) { return metric.substr(0, metric.find('.')); }
+
+std::string choose_metric(const manifest& m, const std::string& flag, const search::scenario* s) {
+  std::vector<std::string> totals;
+  if (s) {
+    for (const auto& [name, _] : s->metrics)
+      if (name.size() > 8 && name.compare(name.size() - 8, 8, ".total_s") == 0) totals.push_back(name);
+  } else {
+    for (const auto& b : m.benchmarks) totals.push_back(b.name + ".total_s");
+  }
+  if (!flag.empty()) {
+    const bool known = s ? s->metrics.count(flag) > 0 : m.find_benchmark(benchmark_of(flag)) != nullptr;
+    if (!known) throw usage_error(fmt::format("--metric {}: no benchmark or scenario metric reports it — use <bench>.<metric>, "
+                                              "e.g. proof.total_s", flag));
+    return flag;
+  }
+  for (const auto& t : totals)
+    if (t == "proof.total_s") return t;
+  if (totals.size() == 1) return totals.front();
+  throw usage_error("which metric? there is no proof.total_s and more than one benchmark — pass --metric <bench>.<metric>");
+}
+
+std::vector<search::toggle_spec> search_toggles(const manifest& m) {
+  std::vector<search::toggle_spec> out;
+  for (const auto& t : m.toggles) out.push_back({t.id, t.levels, t.on});
+  return out;
+}
+
+variant_arms::variant_arms(const manifest& m, db::results_store& store, const global_options& g,
+                           builder_options options, bool simulated)
+    : m_(m), store_(store), g_(g), builder_(m, std::move(options)), simulated_(simulated) {}
+
+std::optional<arm_plan> variant_arms::operator()(const search::levels& levels) {
+  variant v;
+  for (const auto& [id, level] : levels)
+    if (level != m_.toggle(id).off()) v.levels[id] = level;
+  const std::string key = v.key(m_);
+  if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
+  std::optional<arm_plan> arm;
+  if (simulated_) {
+    arm = arm_plan{key, v.levels, "", {}, {}, std::nullopt};
+  } else {
+    const auto built = build_and_record(m_, v, store_, builder_, g_);
+    if (built.outcome.ok)
+      arm = arm_plan{key, v.levels, "", built.outcome.dir, built.outcome.binaries_digest, built.build_id};
+    else
+      failures_[key] = built.outcome.log_tail;
+  }
+  return cache_.emplace(key, arm).first->second;
+}
+
+std::string variant_arms::failure(const std::string& key) const {
+  const auto it = failures_.find(key);
+  return it == failures_.end() ? "" : it->second;
+}
+
+experiment_oracle::experiment_oracle(db::results_store& store, const manifest& m, const global_options& g,
+                                     oracle_settings settings, arm_provider provider)
+    : store_(store), m_(m), g_(g), s_(std::move(settings)), provider_(std::move(provider)) {
+  machine_id_ = current_machine(store_);
+}
+
+namespace {
+
+// Runs the plan's rounds that are still missing (the scheduler skips recorded slots).
+void run_missing(db::results_store& store, const manifest& m, const oracle_settings& s, const global_options& g,
+                 arm_set_result& r) {
+  if (s.scenario) {
+    simulated_source source(*s.scenario, r.plan);
+    execute(store, m, r.plan, r.experiment_id, source, r.samples, g);
+  } else {
+    process_source source(m, r.plan);
+    execute(store, m, r.plan, r.experiment_id, source, r.samples, g);
+  }
+}
+
+// ln metric per arm and round; NaN for a failed sample, a missing metric or an INVALID arm.
+void fill_log_values(const std::string& metric, arm_set_result& r) {
+  const analysis_result health = analyze(r.plan, r.samples);
+  r.log_values.assign(r.plan.arms.size(), std::vector<double>(static_cast<std::size_t>(r.plan.rounds), nan));
+  r.runs = static_cast<int>(r.samples.size());
+  for (const auto& s : r.samples) {
+    if (s.warmup || s.status != exec::sample_status::ok || s.round < 1 || s.round > r.plan.rounds) continue;
+    if (!health.arms[static_cast<std::size_t>(s.arm)].invalid_reason.empty()) continue;
+    const auto it = s.metrics.find(metric);
+    if (it == s.metrics.end() || !(it->second > 0) || !std::isfinite(it->second)) continue;
+    r.log_values[static_cast<std::size_t>(s.arm)][static_cast<std::size_t>(s.round - 1)] = std::log(it->second);
+  }
+}
+
+}  // namespace
+
+arm_set_result experiment_oracle::run_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind,
+                                           const nlohmann::json& extra_config) {
+  arm_set_result r;
+  for (std::size_t i = 0; i < arms.size(); ++i) arms[i].role = i == 0 ? "baseline" : "candidate";
+  r.plan.kind = kind;
+  r.plan.arms = std::move(arms);
+  r.plan.benchmarks = s_.benchmarks.empty() ? std::vector<std::string>{benchmark_of(s_.metric)} : s_.benchmarks;
+  r.plan.params = s_.params;
+  r.plan.rounds = rounds;
+  r.plan.warmups = s_.warmups;
+  r.plan.seed = s_.seed + static_cast<std::uint64_t>(++experiments_);
+  r.plan.simulate = s_.simulate;
+  nlohmann::json extra = extra_config;
+  extra["metric"] = s_.metric;
+  if (!s_.parent.empty()) extra["parent"] = s_.parent;
+  // Ids carry a 16-bit random suffix per second; simulated searches create many per second.
+  for (int attempt = 0;; ++attempt) {
+    try {
+      r.experiment_id = create_experiment(store_, &m_, r.plan, s_.command_line, machine_id_, extra);
+      break;
+    } catch (const db::error&) {
+      if (attempt == 4) throw;
+    }
+  }
+  run_missing(store_, m_, s_, g_, r);
+  analyze_and_store(store_, r.experiment_id, r.plan, r.samples);
+  fill_log_values(s_.metric, r);
+  runs_ += r.runs;
+  return r;
+}
+
+std::vector<double> experiment_oracle::paired_differences(const arm_set_result& r) const {
+  std::vector<double> d;
+  for (std::size_t i = 0; i < r.log_values[0].size(); ++i) {
+    const double b = r.log_values[0][i], v = r.log_values[1][i];
+    if (std::isfinite(b) && std::isfinite(v)) d.push_back(v - b);
+  }
+  return d;
+}
+
+search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, const arm_plan& candidate,
+                                                   const search::comparison_request& request) {
+  search::comparison c;
+  oracle_step step{baseline.key, candidate.key, {}, "", ""};
+  if (!baseline.binaries_digest.empty() && baseline.binaries_digest == candidate.binaries_digest) {
+    // DESIGN §5: identical binaries are the same program — SAME by construction, nothing measured.
+    c.verdict = stats::verdict::same;
+    c.estimate.has_ci = true;
+    c.estimate.ci_low = c.estimate.ci_high = 0.0;
+    c.estimate.p_value = 1.0;
+    step.result = c;
+    step.note = "identical binaries: same by construction";
+    record_step(std::move(step));
+    return c;
+  }
+  arm_set_result r;
+  stats::log_estimate e;
+  if (s_.fixed_rounds > 0) {
+    // Fixed n: a retry doubles the rounds of a fresh experiment (the first one's evidence is not reused).
+    r = run_arms({baseline, candidate}, s_.fixed_rounds * (request.attempt + 1), s_.kind);
+    e = stats::one_sample_t(paired_differences(r), 1.0 - request.alpha);
+  } else {
+    // Adaptive: the always-valid sequence at the request's α, looked at after every round from
+    // min_rounds on; stopping at the first decisive verdict keeps its error level (Johari et al. 2017).
+    const int cap = request.attempt > 0 ? s_.retry_max_rounds : s_.max_rounds;
+    const int start = std::min(s_.min_rounds, cap);
+    r = run_arms({baseline, candidate}, start, s_.kind, {{"adaptive_cap", cap}});
+    for (;;) {
+      e = stats::msprt_interval(paired_differences(r), adaptive_tau, request.alpha);
+      if (stats::decide(e, request.margin).value != stats::verdict::inconclusive || r.plan.rounds >= cap) break;
+      runs_ -= r.runs;
+      r.plan.rounds += 1;
+      run_missing(store_, m_, s_, g_, r);
+      fill_log_values(s_.metric, r);
+      runs_ += r.runs;
+    }
+    analyze_and_store(store_, r.experiment_id, r.plan, r.samples);
+  }
+  c.estimate = e;
+  c.verdict = stats::decide(e, request.margin).value;
+  c.rounds = e.n;
+  c.runs = r.runs;
+  step.result = c;
+  step.experiment_id = r.experiment_id;
+  if (e.n == 0) step.note = "no paired rounds: the benchmark failed or the variant is INVALID — see `abtest show " +
+                            r.experiment_id + "`";
+  record_step(std::move(step));
+  return c;
+}
+
+search::comparison experiment_oracle::compare(const search::levels& from, const search::levels& to,
+                                              const search::comparison_request& request) {
+  const auto a = provider_(from);
+  const auto b = provider_(to);
+  if (a && b) return compare_arms(*a, *b, request);
+  search::comparison c;  // INCONCLUSIVE without a CI: the search skips it
+  oracle_step step{variant_key(from, m_.toggles), variant_key(to, m_.toggles), c, "", ""};
+  step.note = fmt::format("skipped: {} does not build", !a ? step.from : step.to);
+  record_step(std::move(step));
+  return c;
+}
+
+search::matrix_result experiment_oracle::run_matrix(const std::vector<search::levels>& configs, int rounds) {
+  search::matrix_result out;
+  out.log_values.assign(configs.size(), std::vector<double>(static_cast<std::size_t>(rounds), nan));
+  std::vector<arm_plan> arms;
+  std::vector<std::size_t> index;  // arm → config
+  nlohmann::json keys = nlohmann::json::array();
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    keys.push_back(variant_key(configs[c], m_.toggles));
+    if (auto arm = provider_(configs[c])) {
+      arms.push_back(std::move(*arm));
+      index.push_back(c);
+    }
+  }
+  if (arms.size() < 2) return out;
+  const arm_set_result r = run_arms(std::move(arms), rounds, s_.kind, {{"design_configs", keys}});
+  for (std::size_t a = 0; a < index.size(); ++a) out.log_values[index[a]] = r.log_values[a];
+  out.runs = r.runs;
+  oracle_step step{r.plan.arms[0].key, fmt::format("matrix of {} configurations", configs.size()), {}, r.experiment_id,
+                   fmt::format("{} of {} configurations built", index.size(), configs.size())};
+  step.result.rounds = rounds;
+  step.result.runs = r.runs;
+  record_step(std::move(step));
+  return out;
+}
+
+void experiment_oracle::record_step(oracle_step step) {
+  if (!s_.parent.empty()) {
+    db::bisect_step_record rec;
+    rec.experiment_id = s_.parent;
+    rec.step = static_cast<int>(steps_.size());
+    rec.from_variant = step.from;
+    rec.to_variant = step.to;
+    const bool measured = step.result.estimate.n > 0 || step.note.rfind("identical", 0) == 0;
+    if (measured)
+      rec.verdict = db::parse<db::verdict_kind>(stats::to_string(step.result.verdict));
+    rec.rounds = step.result.rounds;
+    if (step.result.estimate.n > 0) rec.ratio = step.result.estimate.ratio();
+    std::string note = step.experiment_id.empty() ? "" : "experiment " + step.experiment_id;
+    if (!step.note.empty()) note += (note.empty() ? "" : "; ") + step.note;
+    if (!note.empty()) rec.note = note;
+    store_.insert_bisect_step(rec);
+  }
+  steps_.push_back(std::move(step));
+}
+
+}  // namespace abtest::cli

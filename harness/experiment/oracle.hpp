@@ -1,0 +1,130 @@
+// The search's oracle over real experiments: builds (or the scenario model), RMIT rounds through the
+// scheduler, paired statistics, and every comparison stored as an experiment and a bisect step.
+//
+//   experiment_oracle o(store, m, g, settings, provider);   // provider: levels → built arm or nullopt
+//   search::bisect_report r = search::bisect_toggles(o, specs, from, to, options);
+//   o.steps()                                             // one per comparison, also in bisect_step
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/results_store.hpp"
+#include "harness/commands/command.hpp"
+#include "harness/core/builder.hpp"
+#include "harness/core/manifest.hpp"
+#include "harness/core/plan.hpp"
+#include "harness/core/samples.hpp"
+#include "harness/search/oracle.hpp"
+#include "harness/search/scenario.hpp"
+
+namespace abtest::cli {
+
+struct oracle_settings {
+  std::string metric;              // "<bench>.<name>": the only benchmark run is <bench> …
+  std::vector<std::string> benchmarks;  // … unless these are given (a matrix runs them all)
+  std::string kind = "bisect";     // experiment kind of each comparison / matrix
+  int fixed_rounds = 0;            // > 0: n rounds and a paired t CI; 0: adaptive (always-valid CI)
+  int min_rounds = 10;             // adaptive: the sequence starts here (DESIGN §7) …
+  int max_rounds = 50;             // … and stops here at the first attempt
+  int retry_max_rounds = 100;      // attempt ≥ 1 (INCONCLUSIVE before): measured afresh up to this
+  int warmups = 1;                 // per arm, recorded, not analysed
+  std::map<std::string, std::string> params;
+  std::uint64_t seed = 0;          // each experiment gets seed + its ordinal
+  std::string simulate;            // scenario file (absolute) when the samples come from the model
+  const search::scenario* scenario = nullptr;  // its parsed form; must outlive the oracle
+  std::string parent;              // experiment that gets one bisect_step per comparison ("" = none)
+  std::string command_line;
+};
+
+// One finished set of arms run as one experiment (a comparison or a matrix).
+struct arm_set_result {
+  std::string experiment_id;
+  run_plan plan;
+  std::vector<sample_row> samples;
+  // [arm][round − 1] = ln metric, NaN when that sample failed, lacks the metric or the arm is INVALID.
+  std::vector<std::vector<double>> log_values;
+  int runs = 0;  // invocations, warm-ups included
+};
+
+// What a step of a search looked like, for the report and the database.
+struct oracle_step {
+  std::string from, to;            // variant keys (or commit labels)
+  search::comparison result;
+  std::string experiment_id;       // "" when nothing was measured
+  std::string note;                // why skipped, or "identical binaries"
+};
+
+class experiment_oracle : public search::oracle {
+ public:
+  // nullopt = the variant cannot be built (compared as INCONCLUSIVE without a CI, a NaN matrix row).
+  using arm_provider = std::function<std::optional<arm_plan>(const search::levels&)>;
+
+  experiment_oracle(db::results_store& store, const manifest& m, const global_options& g, oracle_settings settings,
+                    arm_provider provider);
+
+  search::comparison compare(const search::levels& from, const search::levels& to,
+                             const search::comparison_request& request) override;
+  search::matrix_result run_matrix(const std::vector<search::levels>& configs, int rounds) override;
+
+  // The same comparison on arms the caller built (commit bisection: the same variant from two trees).
+  search::comparison compare_arms(const arm_plan& baseline, const arm_plan& candidate,
+                                  const search::comparison_request& request);
+  // Runs `arms` (arms[0] the baseline) for `rounds` fixed rounds as one experiment of `kind`.
+  arm_set_result run_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind,
+                          const nlohmann::json& extra_config = nlohmann::json::object());
+
+  const std::vector<oracle_step>& steps() const { return steps_; }
+  int runs() const { return runs_; }
+
+ private:
+  void record_step(oracle_step step);
+  std::vector<double> paired_differences(const arm_set_result& r) const;
+
+  db::results_store& store_;
+  const manifest& m_;
+  const global_options& g_;
+  oracle_settings s_;
+  arm_provider provider_;
+  std::int64_t machine_id_ = 0;
+  std::vector<oracle_step> steps_;
+  int experiments_ = 0;
+  int runs_ = 0;
+};
+
+// A metric's benchmark: the part before the first '.' ("proof.total_s" → "proof").
+std::string benchmark_of(const std::string& metric);
+
+// The search metric: `flag` when given (its benchmark must exist); else `proof.total_s` when there is
+// a `proof` benchmark (or scenario metric), else the only `<bench>.total_s`; else a usage error
+// asking for --metric (DESIGN §9).
+std::string choose_metric(const manifest& m, const std::string& flag, const search::scenario* s);
+
+// The search's toggles as the manifest declares them.
+std::vector<search::toggle_spec> search_toggles(const manifest& m);
+
+// The arm provider of variant searches: builds each variant once (recorded), or, with a scenario,
+// stands the variant in without building. Failed builds are remembered as nullopt.
+class variant_arms {
+ public:
+  variant_arms(const manifest& m, db::results_store& store, const global_options& g, builder_options options,
+               bool simulated);
+  std::optional<arm_plan> operator()(const search::levels& levels);
+  // The last lines of the build log of a variant that failed (empty otherwise).
+  std::string failure(const std::string& key) const;
+
+ private:
+  const manifest& m_;
+  db::results_store& store_;
+  const global_options& g_;
+  builder builder_;
+  bool simulated_;
+  std::map<std::string, std::optional<arm_plan>> cache_;
+  std::map<std::string, std::string> failures_;
+};
+
+}  // namespace abtest::cli
