@@ -11,6 +11,8 @@ if [[ -f tests/oracles/package-lock.json ]] && command -v npm >/dev/null; then
   npm ci --prefix tests/oracles --no-audit --no-fund --loglevel=error >/dev/null
 fi
 preset="${ABTEST_TEST_PRESET:-ci}"
+# ccache keys on paths relative to the checkout, so a fresh clone in another folder reuses objects.
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset"
 # The default suite leaves out the `slow` and `fuzz` labels: scripts/fuzz.sh, scripts/sanitize.sh
