@@ -1,0 +1,87 @@
+// Markdown report (see markdown_exporter.hpp): GitHub-flavoured tables, verdicts in capitals.
+#include "harness/report/markdown_exporter.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace abtest::report {
+namespace {
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+}  // namespace
+
+std::string markdown_exporter::render(const report_data& r) const {
+  std::string out = fmt::format("# abtest report — {}\n\n", r.title);
+  if (!r.experiment.empty())
+    out += fmt::format("Experiment `{}` ({}, {}), started {}.\n\n", r.experiment, r.kind, r.status, r.started_at);
+  const auto regressions = std::count_if(r.verdicts.begin(), r.verdicts.end(),
+                                         [](const verdict_row& v) { return v.verdict == "slower" && !v.immaterial; });
+  const auto open = std::count_if(r.changepoints.begin(), r.changepoints.end(),
+                                  [](const changepoint_row& c) { return c.state == "new" && c.magnitude > 0; });
+  out += fmt::format("**{} regression{}**, {} new slower change point{}.\n\n", regressions, regressions == 1 ? "" : "s", open,
+                     open == 1 ? "" : "s");
+  if (!r.verdicts.empty()) {
+    out += "## Verdicts\n\n| variant | metric | n | baseline | candidate | change | 95% CI | p (Holm) | verdict |\n"
+           "|---|---|---:|---:|---:|---:|---|---:|---|\n";
+    for (const auto& v : r.verdicts)
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {}{} |\n", v.variant, v.metric, v.n,
+                         format_number(v.baseline_median), format_number(v.candidate_median),
+                         v.ratio ? format_change(*v.ratio) : "—",
+                         v.ci_low && v.ci_high ? fmt::format("[{}, {}]", format_change(*v.ci_low), format_change(*v.ci_high)) : "—",
+                         format_number(v.p_adjusted), upper(v.verdict), v.immaterial ? " (immaterial)" : "");
+    out += "\n";
+  }
+  if (!r.effects.empty()) {
+    out += "## Effects (ln ratio)\n\n| metric | term | effect | 95% CI | p (Holm) |\n|---|---|---:|---|---:|\n";
+    for (const auto& e : r.effects)
+      out += fmt::format("| {} | {} | {:+.4f} | {} | {} |\n", e.metric, e.term, e.estimate,
+                         e.ci_low && e.ci_high ? fmt::format("[{:+.4f}, {:+.4f}]", *e.ci_low, *e.ci_high) : "—",
+                         format_number(e.p_adjusted));
+    out += "\n";
+  }
+  if (!r.phases.empty()) {
+    std::set<std::string> names;
+    for (const auto& p : r.phases)
+      for (const auto& [k, v] : p.phases) names.insert(k);
+    out += "## Phases (median s)\n\n| variant |";
+    for (const auto& n : names) out += fmt::format(" {} |", n);
+    out += "\n|---|";
+    for (std::size_t i = 0; i < names.size(); ++i) out += "---:|";
+    out += "\n";
+    for (const auto& p : r.phases) {
+      out += fmt::format("| {} |", p.variant);
+      for (const auto& n : names) {
+        const auto it = p.phases.find(n);
+        out += fmt::format(" {} |", it == p.phases.end() ? std::string("—") : format_number(it->second));
+      }
+      out += "\n";
+    }
+    out += "\n";
+  }
+  if (!r.changepoints.empty()) {
+    out += "## Change points\n\n| # | variant | metric | since | experiment | change | p | state |\n"
+           "|---:|---|---|---|---|---:|---:|---|\n";
+    for (const auto& c : r.changepoints)
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", c.id, c.variant, c.metric, c.at, c.experiment,
+                         format_change(1 + c.magnitude), format_number(c.p_value), c.state);
+    out += "\n";
+  }
+  if (!r.trends.empty()) {
+    out += "## Nightly series\n\n| variant | metric | nights | first | latest |\n|---|---|---:|---:|---:|\n";
+    for (const auto& t : r.trends)
+      out += fmt::format("| {} | {} | {} | {} | {} |\n", t.variant, t.metric, t.points.size(),
+                         t.points.empty() ? "—" : format_number(t.points.front().second),
+                         t.points.empty() ? "—" : format_number(t.points.back().second));
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace abtest::report

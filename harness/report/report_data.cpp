@@ -1,0 +1,95 @@
+// Reading the report model from the results store (see report_data.hpp).
+#include "harness/report/report_data.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "db/time_text.hpp"
+
+namespace abtest::report {
+namespace {
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string headline(const std::set<std::string>& metrics) {
+  if (metrics.count("proof.total_s")) return "proof.total_s";
+  for (const auto& m : metrics)
+    if (m.size() > 8 && m.ends_with(".total_s")) return m;
+  return metrics.empty() ? "" : *metrics.begin();
+}
+
+bool is_phase(const std::string& m) {
+  return m.starts_with("proof.") && m.ends_with("_s") && m != "proof.total_s" && m != "proof.wall_s" && m != "proof.user_s" &&
+         m != "proof.sys_s";
+}
+
+}  // namespace
+
+report_data load_experiment(db::results_store& store, const std::string& id) {
+  const auto e = store.find_experiment(id);
+  if (!e) throw std::runtime_error("no experiment " + id + " — `abtest list` shows the recorded ones");
+  report_data r;
+  r.title = e->project ? *e->project : "abtest";
+  r.experiment = e->id;
+  r.kind = std::string(db::to_string(e->kind));
+  r.started_at = db::format_utc(e->started_at);
+  r.status = std::string(db::to_string(e->status));
+  for (const auto& v : store.list_verdicts(id))
+    r.verdicts.push_back({v.variant, v.baseline, v.metric, std::string(db::to_string(v.verdict)), v.n, v.baseline_median,
+                          v.candidate_median, v.ratio, v.ci_low, v.ci_high, v.p_adjusted, v.immaterial});
+  for (const auto& x : store.list_effects(id)) r.effects.push_back({x.metric, x.term, x.estimate, x.ci_low, x.ci_high, x.p_adjusted});
+  // per arm: metric → values of the measured, successful samples
+  std::map<int, std::map<std::string, std::vector<double>>> by_arm;
+  std::set<std::string> metrics;
+  for (const auto& s : store.list_samples(id)) {
+    if (s.warmup || s.status != db::sample_status::ok) continue;
+    for (const auto& [k, v] : s.metrics) {
+      by_arm[s.arm_idx][k].push_back(v);
+      metrics.insert(k);
+    }
+  }
+  r.headline_metric = headline(metrics);
+  std::set<std::string> variants;
+  for (const auto& arm : e->arms) {
+    variants.insert(arm.variant);
+    const auto& m = by_arm[arm.idx];
+    if (const auto it = m.find(r.headline_metric); it != m.end()) r.distributions.push_back({arm.variant, it->second});
+    phase_row p{arm.variant, {}};
+    for (const auto& [k, v] : m)
+      if (is_phase(k)) p.phases[k.substr(6)] = median_of(v);
+    if (!p.phases.empty()) r.phases.push_back(std::move(p));
+  }
+  for (const auto& c : store.list_changepoints())
+    if (variants.count(c.variant))
+      r.changepoints.push_back({c.id, c.variant, c.metric, c.at_experiment.value_or(""), db::format_utc(c.at_time),
+                                std::string(db::to_string(c.state)), c.magnitude, c.p_value});
+  return r;
+}
+
+report_data load_nightly(db::results_store& store) {
+  const auto latest = store.list_experiments(db::experiment_kind::nightly, 1);
+  if (latest.empty()) throw std::runtime_error("no nightly experiment in the database — run `abtest matrix --nightly` first");
+  report_data r = load_experiment(store, latest.front().id);
+  r.changepoints.clear();
+  for (const auto& c : store.list_changepoints())
+    r.changepoints.push_back({c.id, c.variant, c.metric, c.at_experiment.value_or(""), db::format_utc(c.at_time),
+                              std::string(db::to_string(c.state)), c.magnitude, c.p_value});
+  for (const auto& [variant, metric] : store.series_keys(db::experiment_kind::nightly)) {
+    trend t{variant, metric, {}};
+    std::string last;
+    for (const auto& p : store.series(variant, metric, db::experiment_kind::nightly)) {
+      if (p.experiment_id == last) continue;  // one point per night (first arm running the variant)
+      last = p.experiment_id;
+      t.points.emplace_back(db::format_utc(p.started_at), p.median);
+    }
+    r.trends.push_back(std::move(t));
+  }
+  return r;
+}
+
+}  // namespace abtest::report

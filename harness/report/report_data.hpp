@@ -1,0 +1,70 @@
+// The report model: what every exporter shows, read once from the results store.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/results_store.hpp"
+
+namespace abtest::report {
+
+struct verdict_row {
+  std::string variant, baseline, metric, verdict;
+  std::int64_t n = 0;
+  std::optional<double> baseline_median, candidate_median, ratio, ci_low, ci_high, p_adjusted;
+  bool immaterial = false;
+};
+
+struct effect_row {
+  std::string metric, term;
+  double estimate = 0;  // ln ratio attributed to the term
+  std::optional<double> ci_low, ci_high, p_adjusted;
+};
+
+struct distribution {  // the measured, successful samples of one arm for the headline metric
+  std::string variant;
+  std::vector<double> values;
+};
+
+struct phase_row {  // median seconds per phase of one arm
+  std::string variant;
+  std::map<std::string, double> phases;
+};
+
+struct changepoint_row {
+  std::int64_t id = 0;
+  std::string variant, metric, experiment, at, state;
+  double magnitude = 0;
+  std::optional<double> p_value;
+};
+
+struct trend {  // one nightly series
+  std::string variant, metric;
+  std::vector<std::pair<std::string, double>> points;  // (UTC time, median)
+};
+
+struct report_data {
+  std::string title;
+  std::string experiment;  // the experiment shown in the tables ("" when there is none)
+  std::string kind, started_at, status;
+  std::string headline_metric;  // the metric of the distributions plot
+  std::vector<verdict_row> verdicts;
+  std::vector<effect_row> effects;
+  std::vector<distribution> distributions;
+  std::vector<phase_row> phases;
+  std::vector<changepoint_row> changepoints;
+  std::vector<trend> trends;
+};
+
+// One experiment: its verdicts, effects, per-arm distributions of the headline metric
+// (proof.total_s when present, else the first *.total_s, else the first metric) and phase medians
+// (the metrics `proof.<phase>_s` other than total_s), plus the change points of its variants.
+report_data load_experiment(db::results_store& store, const std::string& experiment_id);
+
+// The nightly view: the newest nightly experiment as above, the nightly series of every (variant,
+// metric) and every change point. Throws std::runtime_error when there is no nightly experiment.
+report_data load_nightly(db::results_store& store);
+
+}  // namespace abtest::report
