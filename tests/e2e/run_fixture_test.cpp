@@ -108,7 +108,9 @@ TEST(run_fixture, digest_change_is_invalid_and_exits_4) {
   const auto j = json_of(r);
   ASSERT_FALSE(j.value("verdicts", nlohmann::json::array()).empty()) << r.out;
   for (const auto& v : j["verdicts"])
-    if (v["variant"] == "DIGEST") EXPECT_EQ(v["verdict"], "invalid") << v.dump();
+    if (v["variant"] == "DIGEST") {
+      EXPECT_EQ(v["verdict"], "invalid") << v.dump();
+    }
 }
 
 }  // namespace

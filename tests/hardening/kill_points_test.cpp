@@ -89,8 +89,11 @@ TEST(kill_points, simulated_runs_survive_sigkill_at_seeded_points) {
       ::kill(child.pid, SIGKILL);
       const auto r = wait_cli(child);
       const std::string where = fmt_where(chains, step, delay);
-      if (r.signal == SIGKILL) ++killed;
-      else ASSERT_EQ(r.exit_code, 0) << where << r.err;
+      if (r.signal == SIGKILL) {
+        ++killed;
+      } else {
+        ASSERT_EQ(r.exit_code, 0) << where << r.err;
+      }
       if (!fs::exists(db)) continue;
       std::string why;
       if (!db_check_passes(db, &why) && (why.find("hot journal") != std::string::npos)) {
@@ -156,7 +159,9 @@ TEST(kill_points, real_builds_survive_sigkill) {
     sleep_us(delay * 1000);
     ::kill(child.pid, SIGKILL);
     const auto r = wait_cli(child);
-    if (r.signal != SIGKILL) EXPECT_EQ(r.exit_code, 0) << "kill " << i << ": " << r.err;
+    if (r.signal != SIGKILL) {
+      EXPECT_EQ(r.exit_code, 0) << "kill " << i << ": " << r.err;
+    }
     // SIGKILL cannot be caught: the build tools abtest started finish on their own. Wait for them.
     for (int t = 0; t < 1200 && !processes_mentioning(project).empty(); ++t) sleep_us(100'000);
     ASSERT_TRUE(processes_mentioning(project).empty()) << "build processes still running two minutes after the kill";
