@@ -1,0 +1,80 @@
+// scripts/nightly.sh end to end on simulated nights (DESIGN §12 scenarios): twelve nights, toggle A1
+// 8% slower from night 7 — the report is written, the step is flagged at night 7, the exit code is 1;
+// and the same job over clean nights exits 0.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// One night's scenario: its own noise seed, A1's effect planted from `step_from` on.
+fs::path scenario(const fs::path& dir, int night, int step_from) {
+  const auto path = dir / ("night-" + std::to_string(night) + ".json");
+  const double a1 = night >= step_from ? 0.08 : 0.0;
+  std::ofstream(path) << "{\"toggles\": [{\"id\": \"A1\"}], \"seed\": " << 100 + night
+                      << ", \"metrics\": {\"proof.total_s\": {\"base\": 10.0, \"noise_cv\": 0.01, \"effects\": {\"A1\": " << a1
+                      << "}}}}\n";
+  return path;
+}
+
+int nightly(const fs::path& dir, const fs::path& scenario_file, const fs::path& out) {
+  const std::string cmd = "ABTEST=" ABTEST_BINARY " " ABTEST_NIGHTLY_SCRIPT " --db " + (dir / "results.db").string() +
+                          " --simulate " + scenario_file.string() + " --rounds 4 --out " + out.string() + " >>" +
+                          (dir / "log.txt").string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+class nightly_job : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char templ[] = "/tmp/abtest-nightly-XXXXXX";
+    ASSERT_NE(mkdtemp(templ), nullptr);
+    dir_ = templ;
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+    else std::printf("kept %s (log.txt has the job's output)\n", dir_.c_str());
+  }
+  fs::path dir_;
+};
+
+TEST_F(nightly_job, planted_step_is_flagged_with_a_report_and_exit_code) {
+  int last = -1;
+  for (int night = 1; night <= 12; ++night) last = nightly(dir_, scenario(dir_, night, 7), dir_ / ("out-" + std::to_string(night)));
+  EXPECT_EQ(last, 1) << "a slower change point in state new must fail the job";
+  const auto out = dir_ / "out-12";
+  ASSERT_TRUE(fs::exists(out / "report.md"));
+  EXPECT_TRUE(fs::exists(out / "report.json"));
+  EXPECT_TRUE(fs::exists(out / "report.html"));
+  const auto md = read(out / "report.md");
+  EXPECT_NE(md.find("## Change points"), std::string::npos) << md;
+  EXPECT_NE(md.find("| A1 | proof.total_s |"), std::string::npos) << md;
+  const auto history = read(out / "history.json");
+  EXPECT_NE(history.find("\"changepoints\""), std::string::npos);
+}
+
+TEST_F(nightly_job, clean_nights_pass) {
+  int last = -1;
+  for (int night = 1; night <= 8; ++night) last = nightly(dir_, scenario(dir_, night, 99), dir_ / "out");
+  EXPECT_EQ(last, 0) << read(dir_ / "out" / "history.json");
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "report.md"));
+}
+
+}  // namespace
