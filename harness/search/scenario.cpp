@@ -178,7 +178,7 @@ double simulate(const scenario& s, const levels& variant, const std::string& met
   const metric_model& m = it->second;
   std::map<std::string, std::string> resolved;
   for (const auto& [id, level] : variant) {
-    const auto t = std::find_if(s.toggles.begin(), s.toggles.end(), [&](const toggle_spec& x) { return x.id == id; });
+    const auto t = std::find_if(s.toggles.begin(), s.toggles.end(), [&id = id](const toggle_spec& x) { return x.id == id; });
     if (t == s.toggles.end()) fail("unknown toggle '" + id + "'", "use a toggle the scenario declares");
     resolved[id] = level_of(*t, variant);
   }
