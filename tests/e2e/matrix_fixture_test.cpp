@@ -47,8 +47,9 @@ TEST(matrix_fixture, a_config_that_does_not_build_is_skipped_and_reported) {
   std::set<std::string> skipped;
   for (const auto& s : j["skipped"]) skipped.insert(s["variant"].get<std::string>());
   EXPECT_EQ(skipped, (std::set<std::string>{"BROKEN", "BROKEN+SLOW"})) << j.dump(2);
-  ASSERT_EQ(j["verdicts"].size(), 1u);
-  EXPECT_EQ(j["verdicts"][0]["variant"], "SLOW");
+  std::set<std::string> measured;
+  for (const auto& v : j["verdicts"]) measured.insert(v["variant"].get<std::string>());
+  EXPECT_EQ(measured, (std::set<std::string>{"SLOW"})) << "one verdict per metric, for the one configuration that built";
 }
 
 TEST(noise_floor_fixture, a_rebuild_does_not_change_an_exact_count) {
