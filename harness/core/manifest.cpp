@@ -30,7 +30,7 @@ class validator {
   // Rejects keys outside `allowed`: typos must not pass silently.
   void only_keys(const json& obj, const std::string& where, std::initializer_list<const char*> allowed) const {
     for (const auto& [key, value] : obj.items()) {
-      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
+      if (std::none_of(allowed.begin(), allowed.end(), [&key = key](const char* a) { return key == a; })) {
         std::vector<std::string> names(allowed.begin(), allowed.end());
         fail(where.empty() ? key : where + "." + key, "unknown key",
              fmt::format("remove it or use one of: {}", fmt::join(names, ", ")));
