@@ -139,7 +139,7 @@ int triage(const history_flags& f, const global_options& g) {
   try {
     state = db::parse<db::changepoint_state>(f.triage_state);
   } catch (const std::invalid_argument& e) {
-    throw usage_error(fmt::format("{} — use new, acknowledged, fixed or false_positive", e.what()));
+    throw usage_error(e.what());
   }
   auto store = open_store(db_path(g, nullptr));
   store.set_changepoint_state(f.triage_id, state, f.triage_note.empty() ? std::nullopt : std::optional(f.triage_note));
