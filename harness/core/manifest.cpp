@@ -230,6 +230,8 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
     root = json::parse(text);
   } catch (const json::parse_error& e) {
     throw usage_error(fmt::format("{}:{}: not valid JSON ({}) — fix the syntax", path.string(), line_of(text, e.byte), e.what()));
+  } catch (const json::out_of_range& e) {  // a number too large for a double (found by fuzz_manifest)
+    throw usage_error(fmt::format("{}: not valid JSON ({}) — write a smaller number", path.string(), e.what()));
   }
   if (!root.is_object()) v.fail("(top level)", "must be a JSON object", "see DESIGN §3 for the format");
   v.only_keys(root, "", {"project", "source_dir", "build", "params", "toggles", "benchmarks", "reference"});
