@@ -62,6 +62,10 @@ std::vector<proof> prove_pipelined(const parameters& params, size_t npartitions,
     t.prove.msm_b_g2_s += pt.msm_b_g2_s;
     t.prove.msm_l_s += pt.msm_l_s;
     t.prove.msm_h_s += pt.msm_h_s;
+    t.prove.host_register_s += pt.host_register_s;
+    t.prove.transfer_s += pt.transfer_s;
+    t.prove.gpu_s += pt.gpu_s;
+    t.prove.host_register = pt.host_register;
     t.prove.wbits_h = pt.wbits_h;
     t.prove.wbits_l = pt.wbits_l;
     t.prove.wbits_a = pt.wbits_a;

@@ -1,4 +1,5 @@
-// The Groth16 prover for a batch of partitions: H by NTTs, the five MSMs, randomizers (A4, D4).
+// The Groth16 prover for a batch of partitions: H by NTTs, the five MSMs, randomizers (A4, D4, B1),
+// on the CPU or with the NTTs and G1 MSMs on a CUDA device (zk::gpu).
 //
 //   std::vector<zk::groth16::assignment_view> views = {zk::groth16::view_of(pa)};
 //   zk::groth16::prover_timings t;
@@ -8,6 +9,7 @@
 #include <cstddef>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "ff/fr.hpp"
@@ -43,21 +45,39 @@ assignment_view view_of(const ProvingAssignment& pa) {
           &pa.a_aux_density, &pa.b_input_density, &pa.b_aux_density};
 }
 
+// Where the NTTs and the G1 MSMs run. B_G2 always runs on the CPU (zk::gpu has no G2 MSM).
+enum class backend {
+  cpu,
+  cuda,  // NTTs and G1 MSMs on the device; the B_G2 MSMs on CPU threads, overlapping them
+};
+const char* to_string(backend b);
+
 struct prover_options {
   msm_window_policy window = default_msm_window_policy();
   bg2_mode bg2 = default_bg2_mode();
   unsigned nthreads = 0;  // 0 = all cores
+  groth16::backend backend = backend::cpu;
 };
 
-// Seconds per phase, summed over the batch. With bg2_mode::parallel the B_G2 MSMs overlap the
-// others, and msm_b_g2_s is the wall time from their launch to the last one's end.
+// Seconds per phase, summed over the batch. With bg2_mode::parallel (or backend::cuda) the B_G2
+// MSMs overlap the others, and msm_b_g2_s is the wall time from their launch to the last one's end.
+// With backend::cuda, the device's own stages (zk::gpu::timings) are summed over every call into
+// host_register_s, transfer_s and gpu_s (kernels); they are parts of ntt_s and msm_*_s.
 struct prover_timings {
   double ntt_s = 0, msm_a_s = 0, msm_b_g1_s = 0, msm_b_g2_s = 0, msm_l_s = 0, msm_h_s = 0;
-  unsigned wbits_h = 0, wbits_l = 0, wbits_a = 0, wbits_b = 0;  // the windows that ran
+  double host_register_s = 0, transfer_s = 0, gpu_s = 0;
+  unsigned wbits_h = 0, wbits_l = 0, wbits_a = 0, wbits_b = 0;  // the G1 windows that ran
+  bool host_register = false;  // backend::cuda: whether B1 pinned host memory (what ran)
+};
+
+// A zk::gpu call failed (no device, CUDA error): what() is "gpu: <call>: <status message>".
+struct gpu_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // One proof per partition; r and s drawn from `rng`. Throws std::invalid_argument when an
-// assignment does not match the parameters (other circuit, or not synthesized the same way).
+// assignment does not match the parameters (other circuit, or not synthesized the same way), and
+// gpu_error when backend::cuda cannot run. Both backends give the same proofs for the same rng.
 std::vector<proof> prove_batch(const parameters& params, std::span<const assignment_view> partitions,
                                std::mt19937_64& rng, const prover_options& opt = {},
                                prover_timings* timings = nullptr);
@@ -65,5 +85,8 @@ std::vector<proof> prove_batch(const parameters& params, std::span<const assignm
 // The quotient H(X) = (A(X)·B(X) − C(X))/Z(X): its n − 1 coefficients, by iNTT, coset NTT,
 // division by Z = gⁿ − 1 on the coset, coset iNTT (bellman's FFT route).
 std::vector<fr> compute_h(const assignment_view& w, size_t domain_size, unsigned nthreads = 0);
+// The same H with the NTTs on the device (zk::gpu::ntt) and the division on the CPU; adds the
+// device's stages to `t` (host_register_s, transfer_s, gpu_s). Throws gpu_error.
+std::vector<fr> compute_h_gpu(const assignment_view& w, size_t domain_size, prover_timings& t);
 
 }  // namespace zk::groth16
