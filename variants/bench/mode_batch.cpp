@@ -22,10 +22,11 @@ int mode_batch(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
-  if (const int rc = check_backend(flags); rc != 0) return rc;
+  groth16::backend backend;
+  if (const int rc = resolve_backend(flags, &backend); rc != 0) return rc;
   try {
     const proof_job job = prepare_proof_job(flags);
-    const groth16::prover_options opt{.nthreads = flags.threads};
+    const groth16::prover_options opt{.nthreads = flags.threads, .backend = backend};
     std::mt19937_64 rng(flags.seed);
     proof_outcome out;
     using clock_type = std::chrono::steady_clock;
@@ -55,6 +56,9 @@ int mode_batch(int argc, char** argv) {
     out.prove = pt.prove;
     out.digest = circuits::to_hex(hasher.finish());
     return finish_proof_run("batch", flags, job, out, opt);
+  } catch (const groth16::gpu_error& e) {
+    std::fprintf(stderr, "error: %s — use --backend cpu\n", e.what());
+    return 4;
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

@@ -22,10 +22,11 @@ int mode_single(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
-  if (const int rc = check_backend(flags); rc != 0) return rc;
+  groth16::backend backend;
+  if (const int rc = resolve_backend(flags, &backend); rc != 0) return rc;
   try {
     const proof_job job = prepare_proof_job(flags);
-    const groth16::prover_options opt{.nthreads = flags.threads};
+    const groth16::prover_options opt{.nthreads = flags.threads, .backend = backend};
     std::mt19937_64 rng(flags.seed);
     proof_outcome out;
 
@@ -43,6 +44,9 @@ int mode_single(int argc, char** argv) {
     out.digest = circuits::assignment_digest(pas);
     for (const auto& pa : pas) out.public_inputs.emplace_back(pa.input_assignment.begin() + 1, pa.input_assignment.end());
     return finish_proof_run("single", flags, job, out, opt);
+  } catch (const groth16::gpu_error& e) {
+    std::fprintf(stderr, "error: %s — use --backend cpu\n", e.what());
+    return 4;
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

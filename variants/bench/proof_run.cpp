@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 
 #include "ec/parallel_for.hpp"
+#include "gpu/api.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/snarkjs_export.hpp"
 #include "groth16/verifier.hpp"
@@ -24,7 +25,7 @@ void proof_flags::add_to(CLI::App& app) {
   app.add_option("--input", input, "circuit inputs written by `porep-bench gen-vanilla` instead of generating");
   app.add_flag("--json", json, "one DESIGN §4 json object on stdout");
   app.add_option("--export", export_dir, "write partition 0's verification_key.json, proof.json, public.json (snarkjs)");
-  app.add_option("--backend", backend, "cpu, or auto (= cpu in this build); cuda is refused")
+  app.add_option("--backend", backend, "cpu; cuda (exit 4 without a device); auto = cuda when a device is there")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   app.add_option("--threads", threads, "prover threads, 0 = all cores")->capture_default_str();
@@ -32,10 +33,17 @@ void proof_flags::add_to(CLI::App& app) {
   app.add_option("--param-seed", param_seed, "seed of the deterministic setup")->capture_default_str();
 }
 
-int check_backend(const proof_flags& flags) {
-  if (flags.backend != "cuda") return 0;
-  std::fprintf(stderr, "error: this porep-bench proves on the CPU only — use --backend cpu (or auto)\n");
-  return 4;
+int resolve_backend(const proof_flags& flags, groth16::backend* out) {
+  *out = groth16::backend::cpu;
+  if (flags.backend == "cpu") return 0;
+  std::string why;
+  const bool available = gpu::device_available(&why);
+  if (flags.backend == "cuda" && !available) {
+    std::fprintf(stderr, "error: --backend cuda: %s — use --backend cpu\n", why.c_str());
+    return 4;
+  }
+  if (available) *out = groth16::backend::cuda;
+  return 0;
 }
 
 proof_job prepare_proof_job(const proof_flags& flags) {
@@ -67,15 +75,21 @@ int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job
   const auto& p = job.params;
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
+  nlohmann::json gpu_config = nullptr;  // the resolved GPU configuration, when the device ran
+  if (opt.backend == groth16::backend::cuda) {
+    gpu_config = {{"device", zk::gpu::device_status().message},
+           {"wbits", {{"h", t.wbits_h}, {"l", t.wbits_l}, {"a", t.wbits_a}, {"b_g1", t.wbits_b}}},
+           {"host_register", t.host_register}};
+  }
   if (flags.json) {
     const nlohmann::json j = {
         {"metrics",
          {{"total_s", out.total_s}, {"synthesis_s", out.synthesis_s}, {"ntt_s", t.ntt_s}, {"msm_a_s", t.msm_a_s},
           {"msm_b_g1_s", t.msm_b_g1_s}, {"msm_b_g2_s", t.msm_b_g2_s}, {"msm_l_s", t.msm_l_s},
-          {"msm_h_s", t.msm_h_s}, {"host_register_s", 0.0}, {"transfer_s", 0.0}, {"gpu_s", 0.0},
+          {"msm_h_s", t.msm_h_s}, {"host_register_s", t.host_register_s}, {"transfer_s", t.transfer_s}, {"gpu_s", t.gpu_s},
           {"verify_s", out.verify_s}}},
         {"checks", {{"verified", verified}, {"digest", out.digest}}},
-        {"backend", "cpu"},
+        {"backend", groth16::to_string(opt.backend)},
         {"context",
          {{"mode", mode}, {"preset", flags.preset}, {"seed", job.synth.vanilla.seed}, {"partitions", out.proofs.size()},
           {"constraints_per_partition", p.num_constraints}, {"aux_per_partition", p.num_aux},
@@ -86,17 +100,21 @@ int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job
           {"threads", resolve_threads(opt.nthreads)}, {"backend_requested", flags.backend},
           {"a1_inline_cap", a1_inline_cap()}, {"a2_presize", a2_presize()},
           {"params_from_cache", job.params_from_cache}, {"params_s", job.params_s},
-          {"circuit_digest", p.circuit_digest}, {"maxrss_mib", ru.ru_maxrss / 1024.0}}}};
+          {"circuit_digest", p.circuit_digest}, {"maxrss_mib", ru.ru_maxrss / 1024.0}, {"gpu", gpu_config}}}};
     std::cout << j.dump() << '\n';
   } else {
-    fmt::print("porep-bench {} --preset {}: {} partitions x {} constraints (domain 2^{}), {} threads, "
+    fmt::print("porep-bench {} --preset {} ({}): {} partitions x {} constraints (domain 2^{}), {} threads, "
                "windows {} (h {} l {} a {} b {}), B_G2 {}\n",
-               mode, flags.preset, out.proofs.size(), p.num_constraints, std::countr_zero(p.domain_size),
+               mode, flags.preset, groth16::to_string(opt.backend), out.proofs.size(), p.num_constraints, std::countr_zero(p.domain_size),
                resolve_threads(opt.nthreads), to_string(opt.window), t.wbits_h, t.wbits_l, t.wbits_a, t.wbits_b,
                groth16::to_string(opt.bg2));
     fmt::print("  parameters {:.2f} s ({})\n", job.params_s, job.params_from_cache ? "cache" : "setup, now cached");
     fmt::print("  total {:.3f} s = synthesis {:.3f} + ntt {:.3f} + msm h {:.3f} l {:.3f} a {:.3f} b_g1 {:.3f} b_g2 {:.3f}\n",
                out.total_s, out.synthesis_s, t.ntt_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b_g1_s, t.msm_b_g2_s);
+    if (opt.backend == groth16::backend::cuda)
+      fmt::print("  device {}: host_register {:.3f} s (B1 {}), transfer {:.3f} s, kernels {:.3f} s\n",
+                 zk::gpu::device_status().message, t.host_register_s, t.host_register ? "on" : "off", t.transfer_s,
+                 t.gpu_s);
     fmt::print("  verify {:.3f} s: {}; digest {}\n", out.verify_s, verified ? "all proofs valid" : "INVALID", out.digest);
   }
   if (!verified) {

@@ -38,9 +38,10 @@ struct proof_job {
   double params_s = 0;  // setup, or loading from the cache
 };
 
-// No silent fallback: this build proves on the CPU only, so --backend cuda prints an error and
-// gives exit code 4; auto resolves to cpu and the report says so. Returns 0 when the backend can run.
-int check_backend(const proof_flags& flags);
+// The backend that will run, before any setup: cpu; cuda when a device is available (no silent
+// fallback: otherwise prints `error: --backend cuda: <why> — use --backend cpu` and returns 4);
+// auto = cuda when zk::gpu::device_available(), else cpu. Returns 0 and sets *out when it can run.
+int resolve_backend(const proof_flags& flags, groth16::backend* out);
 
 proof_job prepare_proof_job(const proof_flags& flags);
 
@@ -53,7 +54,8 @@ struct proof_outcome {
 };
 
 // Verifies every proof (timed as verify_s), exports partition 0 when asked, prints the report
-// (DESIGN §4 json with --json, else text). Returns the exit code: 0, or 4 when a proof fails.
+// (DESIGN §4 json with --json, else text; "backend" is opt.backend, and with cuda the context's
+// "gpu" holds the windows that ran and B1's host_register). Returns 0, or 4 when a proof fails.
 int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job& job, proof_outcome& out,
                      const groth16::prover_options& opt);
 
