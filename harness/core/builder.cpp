@@ -5,7 +5,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -70,6 +73,21 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
+// The first `name` on $PATH, or empty.
+fs::path find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t colon = dirs.find(':', start);
+    const fs::path candidate = fs::path(dirs.substr(start, colon - start)) / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return {};
+}
+
 }  // namespace
 
 source_state read_source_state(const fs::path& dir) {
@@ -95,6 +113,9 @@ fs::path builder::folder(const variant& v) const { return options_.build_root / 
 std::vector<std::string> builder::configure_command(const variant& v) const {
   std::vector<std::string> argv = {"cmake", "-S", m_.source_dir.string(), "-B", folder(v).string(),
                                    "-G", m_.build.generator, "-DCMAKE_BUILD_TYPE=" + m_.build.build_type};
+  // ccache when present (DESIGN §5): variants share every object a toggle does not touch.
+  static const fs::path ccache = find_on_path("ccache");
+  if (!ccache.empty()) argv.push_back("-DCMAKE_CXX_COMPILER_LAUNCHER=" + ccache.string());
   for (const auto& arg : m_.build.cmake_args) argv.push_back(arg);
   for (const auto& arg : options_.extra_cmake_args) argv.push_back(arg);
   // Every toggle, off levels too, so a folder never keeps a level from an earlier configure.
