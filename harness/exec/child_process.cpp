@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -92,6 +93,10 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
                              const cpu_set_t* cpus, int null_fd, int out_fd, int err_fd, int go_fd,
                              int report_fd) {
   ::setpgid(0, 0);
+  // If abtest itself dies (SIGKILL), the process it started dies with it instead of running on
+  // unowned and disturbing the resumed experiment. (Its own children, e.g. the compilers of a
+  // build tool, are not covered: they are in this group but not signalled by the kernel.)
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   // Ignored signals and the blocked mask survive execve: give the benchmark the defaults.
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;

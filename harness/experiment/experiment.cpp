@@ -195,6 +195,8 @@ schedule_result execute(db::results_store& store, const manifest& m, const run_p
   };
   auto result = run_schedule(m, plan, source, samples, hooks);
   progress.clear();
+  // Verdicts first, then `complete`: a complete experiment always has its verdicts stored.
+  if (!result.interrupted) analyze_and_store(store, id, plan, samples);
   store.set_experiment_status(id, result.interrupted ? db::experiment_status::incomplete : db::experiment_status::complete,
                               std::chrono::system_clock::now());
   return result;
