@@ -57,15 +57,7 @@ std::string term_name(const std::vector<std::string>& toggles) { return fmt::for
 
 int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const auto t0 = std::chrono::steady_clock::now();
-  std::optional<search::scenario> scenario;
-  if (!f.simulate.empty()) {
-    try {
-      scenario = search::load_scenario(f.simulate);
-    } catch (const std::exception& e) {
-      const std::string what = e.what();
-      throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
-    }
-  }
+  const std::optional<search::scenario> scenario = load_simulate_flag(f.simulate);
   const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
   const variant from = parse_variant_spec(f.from, m);
   const variant to = parse_variant_spec(f.to, m);

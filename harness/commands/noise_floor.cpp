@@ -29,15 +29,7 @@ struct noise_flags {
 };
 
 int noise_floor(const noise_flags& f, const global_options& g) {
-  std::optional<search::scenario> scenario;
-  if (!f.simulate.empty()) {
-    try {
-      scenario = search::load_scenario(f.simulate);
-    } catch (const std::exception& e) {
-      const std::string what = e.what();
-      throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
-    }
-  }
+  const std::optional<search::scenario> scenario = load_simulate_flag(f.simulate);
   const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
   if (f.rounds < 2) throw usage_error("--rounds must be at least 2 for a paired comparison");
   const variant v = variant_from_flags(f.toggles, m);

@@ -48,17 +48,6 @@ std::map<std::string, std::string> parse_params(const manifest& m, const std::ve
   return params;
 }
 
-search::scenario load_scenario_or_explain(const std::string& path) {
-  try {
-    return search::load_scenario(path);
-  } catch (const user_error&) {
-    throw;
-  } catch (const std::exception& e) {
-    const std::string what = e.what();
-    throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
-  }
-}
-
 // Checks that every arm's binaries are still the ones the experiment started with.
 void check_binaries_unchanged(const manifest& m, const run_plan& plan) {
   for (const auto& arm : plan.arms) {
@@ -117,8 +106,7 @@ int resume(const run_flags& f, const global_options& g) {
   if (e->status == db::experiment_status::running)
     throw usage_error(fmt::format("experiment {} is still running in another process — wait for it", e->id));
   auto plan = run_plan::from_json(e->config);
-  std::optional<search::scenario> scenario;
-  if (!plan.simulate.empty()) scenario = load_scenario_or_explain(plan.simulate);
+  const std::optional<search::scenario> scenario = load_simulate_flag(plan.simulate);
   const manifest m = scenario ? manifest_from_scenario(*scenario, plan.simulate)
                               : load_manifest(g.manifest.empty() && e->manifest_path ? std::filesystem::path(*e->manifest_path)
                                                                                      : locate_manifest(g.manifest));
@@ -137,8 +125,7 @@ int resume(const run_flags& f, const global_options& g) {
 
 int run(const run_flags& f, const global_options& g) {
   if (f.resume) return resume(f, g);
-  std::optional<search::scenario> scenario;
-  if (!f.simulate.empty()) scenario = load_scenario_or_explain(f.simulate);
+  const std::optional<search::scenario> scenario = load_simulate_flag(f.simulate);
   const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
   if (f.toggles.empty() && f.variants.empty())
     throw usage_error("nothing to compare — give --toggle ID[=LEVEL] (repeatable) or --variant SPEC");

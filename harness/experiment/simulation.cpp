@@ -4,9 +4,20 @@
 #include <chrono>
 #include <set>
 
+#include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 
 namespace abtest::cli {
+
+std::optional<search::scenario> load_simulate_flag(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  try {
+    return search::load_scenario(path);
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
+  }
+}
 
 manifest manifest_from_scenario(const search::scenario& s, const std::filesystem::path& file) {
   manifest m;

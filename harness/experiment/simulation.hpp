@@ -3,12 +3,18 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string>
 
 #include "harness/core/manifest.hpp"
 #include "harness/core/sample_source.hpp"
 #include "harness/search/scenario.hpp"
 
 namespace abtest::cli {
+
+// The scenario of a `--simulate FILE` flag: nullopt when the flag is empty; a malformed file is a
+// usage error (exit 2) with the parser's message.
+std::optional<search::scenario> load_simulate_flag(const std::string& path);
 
 // A manifest with the scenario's toggles and one benchmark per metric prefix
 // ("proof.total_s" → benchmark "proof"); nothing in it is ever built.
