@@ -39,6 +39,7 @@ std::string verdict_text(const verdict_row& r) {
 }  // namespace
 
 std::string format_value(const std::string& metric, double value) {
+  if (ends_with(metric, "_per_s")) return fmt::format("{:.4g}/s", value);  // a rate, not a time
   if (ends_with(metric, "_s")) {
     const double a = std::fabs(value);
     if (a >= 1) return fmt::format("{:.3f} s", value);
