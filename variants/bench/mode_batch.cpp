@@ -14,21 +14,9 @@
 namespace zk::bench {
 
 int mode_batch(int argc, char** argv) {
-  CLI::App app{"the partitions of a preset proved as a pipeline (synthesis overlaps proving)", "porep-bench batch"};
-  proof_flags flags;
-  flags.add_to(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
-  groth16::backend backend;
-  if (const int rc = resolve_backend(flags, &backend); rc != 0) return rc;
-  try {
-    const proof_job job = prepare_proof_job(flags);
-    const groth16::prover_options opt{.nthreads = flags.threads, .backend = backend};
-    std::mt19937_64 rng(flags.seed);
-    proof_outcome out;
+  return run_proof_mode(argc, argv, "batch", "the partitions of a preset proved as a pipeline (synthesis overlaps proving)",
+                        [](const proof_flags&, const proof_job& job, const groth16::prover_options& opt,
+                           std::mt19937_64& rng, proof_outcome& out) {
     using clock_type = std::chrono::steady_clock;
 
     // The digest of circuits::assignment_digest, fed one partition at a time (only two are alive
@@ -55,17 +43,7 @@ int mode_batch(int argc, char** argv) {
     out.synthesis_s = pt.synthesis_s;
     out.prove = pt.prove;
     out.digest = circuits::to_hex(hasher.finish());
-    return finish_proof_run("batch", flags, job, out, opt);
-  } catch (const groth16::gpu_error& e) {
-    std::fprintf(stderr, "error: %s — use --backend cpu\n", e.what());
-    return 4;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s — check the parameter cache folder and the input file\n", e.what());
-    return 4;
-  }
+  });
 }
 
 }  // namespace zk::bench

@@ -124,4 +124,34 @@ int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job
   return 0;
 }
 
+int run_proof_mode(int argc, char** argv, const char* mode, const char* description, const prove_fn& prove) {
+  CLI::App app{description, std::string("porep-bench ") + mode};
+  proof_flags flags;
+  flags.add_to(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  groth16::backend backend;
+  if (const int rc = resolve_backend(flags, &backend); rc != 0) return rc;
+  try {
+    const proof_job job = prepare_proof_job(flags);
+    const groth16::prover_options opt{.nthreads = flags.threads, .backend = backend};
+    std::mt19937_64 rng(flags.seed);
+    proof_outcome out;
+    prove(flags, job, opt, rng, out);
+    return finish_proof_run(mode, flags, job, out, opt);
+  } catch (const groth16::gpu_error& e) {
+    std::fprintf(stderr, "error: %s — use --backend cpu\n", e.what());
+    return 4;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s — check the parameter cache folder and the input file\n", e.what());
+    return 4;
+  }
+}
+
 }  // namespace zk::bench

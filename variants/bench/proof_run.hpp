@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -58,5 +60,14 @@ struct proof_outcome {
 // "gpu" holds the windows that ran and B1's host_register). Returns 0, or 4 when a proof fails.
 int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job& job, proof_outcome& out,
                      const groth16::prover_options& opt);
+
+// What a proving mode does between setup and report: prove the job's partitions into `out`.
+using prove_fn = std::function<void(const proof_flags&, const proof_job&, const groth16::prover_options&,
+                                    std::mt19937_64&, proof_outcome&)>;
+
+// The common driver of `porep-bench single|batch`: parses the flags, resolves the backend before any
+// setup, prepares the job, runs `prove`, then finish_proof_run. Errors: bad flags or input → 2;
+// a GPU failure, a failed setup or a proof that does not verify → 4, each with `error: … — …`.
+int run_proof_mode(int argc, char** argv, const char* mode, const char* description, const prove_fn& prove);
 
 }  // namespace zk::bench
