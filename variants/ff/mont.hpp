@@ -29,11 +29,13 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "ff/hd.hpp"
 #include "ff/limb.hpp"
+#include "ff/mont_x86.hpp"
 
 namespace zk {
 
@@ -134,6 +136,17 @@ struct mont_t {
   // multiplication algorithms", IEEE Micro 1996) in the no-carry form of ePrint 2022/1400 — the
   // spare top bit keeps the running sum within nlimbs words, so the two extra words of plain CIOS go.
   ZK_HD friend constexpr mont_t operator*(const mont_t& a, const mont_t& b) {
+#if defined(ZK_MULX_ASM)
+    // The same CIOS with MULX/ADCX/ADOX where the CPU has them (mont_x86.hpp).
+    if constexpr (nlimbs == 4 || nlimbs == 6) {
+      if (!std::is_constant_evaluated() && x86::use_mulx_adx) {
+        mont_t r;
+        if constexpr (nlimbs == 6) x86::mont_mul6(r.limbs, a.limbs, b.limbs, P::modulus, P::inv);
+        else x86::mont_mul4(r.limbs, a.limbs, b.limbs, P::modulus, P::inv);
+        return r.reduce_once();
+      }
+    }
+#endif
     constexpr limbs_t mod = constant(P::modulus);
     mont_t t{};
     ZK_UNROLL

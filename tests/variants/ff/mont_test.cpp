@@ -17,7 +17,7 @@ using test::to_mpz;
 
 template <class F>
 class mont_test : public ::testing::Test {
- protected:
+ public:
   void SetUp() override { rng.seed(seed); }
   const uint64_t seed = test::test_seed();
   std::mt19937_64 rng;
@@ -70,6 +70,48 @@ TYPED_TEST(mont_test, ring_operations_match_gmp) {
     ASSERT_EQ(a != b, x != y);
     ASSERT_EQ(a.is_zero(), x == 0);
   }
+}
+
+// mont.hpp has two product paths: the portable CIOS and, where the CPU has BMI2 + ADX, the
+// MULX/ADCX/ADOX one (mont_x86.hpp). Each is checked against GMP on its own; conversions to GMP run
+// on the portable path, so a wrong asm product cannot hide behind a wrong conversion.
+template <class F>
+void check_products(mont_test<F>& t, bool mulx) {
+#if defined(ZK_MULX_ASM)
+  const bool saved = x86::use_mulx_adx;
+#endif
+  for (int i = 0; i < 20 * t.rounds; ++i) {
+    const F a = t.draw(), b = t.draw();
+#if defined(ZK_MULX_ASM)
+    x86::use_mulx_adx = false;
+#endif
+    const mpz_class x = to_mpz(a), y = to_mpz(b);
+#if defined(ZK_MULX_ASM)
+    x86::use_mulx_adx = mulx;
+#endif
+    const F prod = a * b, square = a.sqr();
+#if defined(ZK_MULX_ASM)
+    x86::use_mulx_adx = false;
+#endif
+    ASSERT_EQ(to_mpz(prod), t.mod(x * y)) << "a = " << x << ", b = " << y;
+    ASSERT_EQ(to_mpz(square), t.mod(x * x)) << "a = " << x;
+  }
+#if defined(ZK_MULX_ASM)
+  x86::use_mulx_adx = saved;
+#else
+  (void)mulx;
+#endif
+}
+
+TYPED_TEST(mont_test, portable_product_matches_gmp) { check_products(*this, false); }
+
+TYPED_TEST(mont_test, mulx_adx_product_matches_gmp) {
+#if defined(ZK_MULX_ASM)
+  if (!x86::detect_mulx_adx()) GTEST_SKIP() << "this CPU lacks BMI2 or ADX";
+  check_products(*this, true);
+#else
+  GTEST_SKIP() << "built without the x86-64 assembly path";
+#endif
 }
 
 TYPED_TEST(mont_test, inverse_and_pow_match_gmp) {
