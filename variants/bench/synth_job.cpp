@@ -2,6 +2,7 @@
 #include "bench/synth_job.hpp"
 
 #include <chrono>
+#include <ctime>
 #include <fmt/format.h>
 #include <span>
 #include <stdexcept>
@@ -43,9 +44,16 @@ synth_job prepare_synth_job(const std::string& preset_name, uint64_t seed, const
 
 synth_result run_synthesis(const synth_job& job, bool with_digest, const std::function<void()>& after_timing) {
   synth_result r;
+  const auto cpu_now = [] {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  };
+  const double cpu_start = cpu_now();
   const auto start = std::chrono::steady_clock::now();
   auto pas = r1cs::synthesize_partitions(std::span<const circuits::porep_circuit>(job.circuits), job.hint);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.cpu_seconds = cpu_now() - cpu_start;
   if (after_timing) after_timing();
   if (with_digest) r.digest = circuits::assignment_digest(pas);
   return r;

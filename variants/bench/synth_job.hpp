@@ -34,7 +34,9 @@ synth_job prepare_synth_job(const std::string& preset_name, uint64_t seed,
 
 // What one synthesis of every partition produced.
 struct synth_result {
-  double seconds = 0;  // wall time of synthesize_partitions, the timed region
+  double seconds = 0;      // wall time of synthesize_partitions, the timed region
+  double cpu_seconds = 0;  // process CPU time over the same region: on a loaded host it leaves out
+                           // the time the scheduler gave to other processes
   std::string digest;  // assignment_digest of a, b, c (empty unless asked for)
 };
 
