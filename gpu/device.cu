@@ -16,10 +16,10 @@ status probe_device() {
   if (err != cudaSuccess) {
     cudaGetLastError();
     return {status_code::no_device, std::string("no usable CUDA device (") + cudaGetErrorName(err) + ": " +
-                                        cudaGetErrorString(err) + ") — run on a host with an NVIDIA GPU and driver, or use --backend cpu"};
+                                        cudaGetErrorString(err) + ") — run on a host with an NVIDIA GPU and driver"};
   }
   if (count == 0)
-    return {status_code::no_device, "no CUDA device found — run on a host with an NVIDIA GPU, or use --backend cpu"};
+    return {status_code::no_device, "no CUDA device found — run on a host with an NVIDIA GPU"};
   int dev = 0;
   cudaDeviceProp prop{};
   if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {

@@ -41,6 +41,8 @@ TEST_P(backend_test, cuda_without_a_device_exits_4_before_setup) {
                            " --preset tiny --backend cuda --json --param-cache " + cache.string());
   EXPECT_EQ(r.exit_code, 4) << r.output;
   EXPECT_NE(r.output.find("error: --backend cuda: " + why + " — use --backend cpu"), std::string::npos) << r.output;
+  const auto first = r.output.find("--backend cpu");
+  EXPECT_EQ(r.output.find("--backend cpu", first + 1), std::string::npos) << "the advice is given twice:\n" << r.output;
   EXPECT_EQ(r.output.find("\"metrics\""), std::string::npos) << "a report was printed:\n" << r.output;
   EXPECT_FALSE(std::filesystem::exists(cache)) << "the parameters were set up before the backend was checked";
   std::filesystem::remove_all(cache);
