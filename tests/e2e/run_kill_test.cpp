@@ -54,12 +54,19 @@ TEST(run_kill, sigkill_mid_run_leaves_a_sound_database_that_resume_completes) {
             arms * (rounds + warmups))
       << "each slot exactly once";
   EXPECT_EQ(query_int(db, "SELECT count(*) FROM experiment WHERE status = 'complete'"), 1);
-  for (const auto& v : json_of(resumed)["verdicts"])
+  // The report is kept in a variable: a range-for over `json_of(resumed)["verdicts"]` walks a member
+  // of a temporary that is destroyed before the loop runs (C++20), which ASan caught.
+  const auto report = json_of(resumed);
+  ASSERT_TRUE(report.contains("verdicts")) << resumed.out;
+  int checked = 0;
+  for (const auto& v : report["verdicts"])
     if (v["metric"] == "planted.work_count") {
+      ++checked;
       EXPECT_EQ(v["verdict"], "slower");
       EXPECT_NEAR(v["ratio"].get<double>(), 1.3, 1e-9);
       EXPECT_EQ(v["n"], rounds);
     }
+  EXPECT_EQ(checked, 1) << resumed.out;
   EXPECT_TRUE(db_check_passes(db, &why)) << why;
 }
 
