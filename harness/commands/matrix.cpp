@@ -9,6 +9,7 @@
 #include <set>
 
 #include "harness/commands/command.hpp"
+#include "harness/commands/matrix_effects.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/scheduler.hpp"
 #include "harness/core/variant.hpp"
@@ -16,6 +17,7 @@
 #include "harness/experiment/oracle.hpp"
 #include "harness/experiment/report.hpp"
 #include "harness/experiment/simulation.hpp"
+#include "harness/experiment/worktree.hpp"
 #include "harness/search/design.hpp"
 #include "harness/search/factorial_search.hpp"
 
@@ -23,10 +25,10 @@ namespace abtest::cli {
 namespace {
 
 struct matrix_flags {
-  std::string design = "full", simulate, shard;
-  std::vector<std::string> toggles, metrics;
+  std::string design = "full", simulate, shard, group, canary;
+  std::vector<std::string> toggles, metrics, experiments;
   int rounds = 6;
-  bool nightly = false;
+  bool nightly = false, analyze = false;
   double margin_pct = 1.0;
   std::optional<std::uint64_t> seed;
   int jobs = 0;
@@ -45,67 +47,27 @@ std::pair<int, int> parse_shard(const std::string& text) {
   throw usage_error(fmt::format("--shard {}: expected I/N with 0 ≤ I < N, e.g. --shard 0/4 (Slurm: $SLURM_ARRAY_TASK_ID/4)", text));
 }
 
-std::string term_name(const std::vector<search::factor>& factors, const std::vector<int>& members) {
-  std::vector<std::string> names;
-  for (int j : members) names.push_back(factors[static_cast<std::size_t>(j)].name);
-  return fmt::format("{}", fmt::join(names, "*"));
-}
-
-struct metric_effects {
-  nlohmann::json json;
-  std::string table;
-  std::vector<db::effect_record> records;
-};
-
-// Effects and attribution of one metric over the measured matrix (log values per config and round).
-metric_effects factorial_effects(const std::string& id, const std::string& metric, const search::design& d,
-                                 const std::vector<search::factor>& factors, const std::vector<std::string>& keys,
-                                 const std::vector<std::vector<double>>& y, double margin) {
-  metric_effects out;
-  const search::factorial_outcome f = search::attribute(d, y, 0.05, margin);
-  std::set<std::vector<int>> culprits;
-  for (const auto& c : f.culprits) culprits.insert(c.factors);
-  out.json = {{"metric", metric}, {"sigma", f.screen.sigma}, {"rounds", f.screen.rounds}, {"configs", f.screen.configs}};
-  out.table += fmt::format("\n{} — effects on log time, 0/1 coding (ratio = exp γ), {} configs × {} rounds, σ̂ {:.4f}\n", metric,
-                           f.screen.configs, f.screen.rounds, f.screen.sigma);
-  out.table += fmt::format("  {:<22} {:>8} {:>19} {:>9}  {}\n", "term", "ratio", "95% CI", "p (Holm)", "culprit");
-  for (const auto& e : f.screen.attribution) {
-    const std::string term = term_name(factors, e.factors);
-    const bool culprit = culprits.count(e.factors) > 0;
-    out.records.push_back({id, metric, term, e.estimate, e.se, e.ci_low, e.ci_high, e.p_value, e.p_adjusted});
-    out.json["effects"].push_back({{"term", term}, {"effect", e.estimate}, {"ratio", std::exp(e.estimate)}, {"se", e.se},
-                                   {"ci_low", e.ci_low}, {"ci_high", e.ci_high}, {"p_value", e.p_value},
-                                   {"p_adjusted", e.p_adjusted}, {"culprit", culprit}});
-    out.table += fmt::format("  {:<22} {:>8.4f} {:>8.4f}–{:<10.4f} {:>9.2g}  {}\n", term, std::exp(e.estimate), std::exp(e.ci_low),
-                             std::exp(e.ci_high), e.p_adjusted, culprit ? "yes" : "");
-  }
-  for (const auto& e : f.screen.effects)
-    out.json["screen"].push_back({{"term", term_name(factors, e.factors)}, {"effect", e.estimate}, {"se", e.se},
-                                  {"p_adjusted", e.p_adjusted}});
-  // Per variant: what the model attributes (Σ of its active terms) beside the measured mean.
-  out.table += fmt::format("  {:<22} {:>8} {:>9}  {}\n", "variant", "measured", "model", "attributed to");
-  for (std::size_t c = 0; c < d.runs.size(); ++c) {
-    double sum = 0;
-    int n = 0;
-    for (std::size_t r = 0; r < y[c].size(); ++r)
-      if (std::isfinite(y[c][r]) && std::isfinite(y[0][r])) sum += y[c][r] - y[0][r], ++n;
-    const double predicted = search::predict(f.screen.attribution, d.runs[c]);
-    std::vector<std::string> terms;
-    for (const auto& e : f.screen.attribution) {
-      bool active = true;
-      for (int j : e.factors) active = active && d.runs[c][static_cast<std::size_t>(j)] == 1;
-      if (active && culprits.count(e.factors)) terms.push_back(term_name(factors, e.factors));
-    }
-    nlohmann::json row = {{"variant", keys[c]}, {"model_ratio", std::exp(predicted)}, {"culprits", terms}};
-    if (n > 0) row["measured_ratio"] = std::exp(sum / n);
-    out.json["attribution"].push_back(row);
-    out.table += fmt::format("  {:<22} {:>8} {:>9.4f}  {}\n", keys[c], n > 0 ? fmt::format("{:.4f}", std::exp(sum / n)) : "—",
-                             std::exp(predicted), terms.empty() ? "-" : fmt::format("{}", fmt::join(terms, ", ")));
-  }
-  return out;
+// The frozen canary (DESIGN §7 "Change points"): base built at commit REF in its own worktree and
+// build folder, which later nights reuse, so the same program runs every night and only the machine
+// moves it. With a scenario nothing is built: the canary is the all-off configuration, which sees
+// the scenario's base (machine) but none of the toggles' effects.
+std::optional<arm_plan> canary_arm(const std::string& ref, const manifest& m, db::results_store& store, const global_options& g,
+                                   bool simulated, int jobs) {
+  if (simulated) return arm_plan{"canary", {}, "", {}, {}, std::nullopt};
+  const std::string sha = resolve_commit(m, ref);
+  const manifest at = manifest_at_commit(m, sha);
+  builder_options bo;
+  bo.jobs = jobs;
+  bo.build_root = build_root_for(m, sha);
+  bo.verbose = g.verbose > 0;
+  const auto built = build_and_record(at, variant{}, store, builder(at, bo), g);
+  if (!built.outcome.ok) return std::nullopt;
+  return arm_plan{"canary", {}, "", built.outcome.dir, built.outcome.binaries_digest, built.build_id};
 }
 
 int matrix(const matrix_flags& f, const global_options& g) {
+  if (f.analyze) return matrix_analyze(f.experiments, f.group, f.metrics, f.margin_pct, g);
+  if (!f.experiments.empty()) throw usage_error("--experiment goes with --analyze");
   const std::optional<search::scenario> scenario = load_simulate_flag(f.simulate);
   const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
   if (f.rounds < 2) throw usage_error("--rounds must be at least 2: effects need a residual across rounds");
@@ -130,8 +92,10 @@ int matrix(const matrix_flags& f, const global_options& g) {
     throw usage_error(fmt::format("--design {} with {} toggles: {} — try --design full|half|oat or fewer toggles", f.design,
                                   factors.size(), e.what()));
   }
-  std::vector<std::string> keys;
+  std::vector<std::string> keys, factor_names;
   for (const auto& run : d.runs) keys.push_back(variant_key(search::apply({}, factors, run), m.toggles));
+  for (const auto& x : factors) factor_names.push_back(x.name);
+  const recorded_design design = design_from_json(design_to_json(d, keys, factor_names));
 
   oracle_settings s;
   s.kind = f.nightly ? "nightly" : "matrix";
@@ -157,7 +121,6 @@ int matrix(const matrix_flags& f, const global_options& g) {
   for (std::size_t c = 1; c < d.runs.size(); ++c)
     if (static_cast<int>(c % static_cast<std::size_t>(shards)) == shard) chosen.push_back(c);
   std::vector<arm_plan> plan_arms;
-  std::vector<std::size_t> arm_config;
   nlohmann::json skipped = nlohmann::json::array();
   for (std::size_t c : chosen) {
     const auto arm = arms(search::apply({}, factors, d.runs[c]));
@@ -170,52 +133,65 @@ int matrix(const matrix_flags& f, const global_options& g) {
       continue;
     }
     plan_arms.push_back(*arm);
-    arm_config.push_back(c);
   }
   if (plan_arms.size() < 2) throw user_error(exit_code::build_failed, "fewer than two configurations built — nothing to compare");
-  const nlohmann::json design_json = {{"kind", d.kind}, {"k", d.k}, {"generators", d.generators}, {"runs", d.runs},
-                                      {"configs", keys}, {"factors", [&] {
-                                         std::vector<std::string> n;
-                                         for (const auto& x : factors) n.push_back(x.name);
-                                         return n;
-                                       }()}};
+  // The canary runs in every shard, like base: each machine's nights are normalised by its own runs.
+  bool has_canary = false;
+  if (!f.canary.empty()) {
+    if (const auto arm = canary_arm(f.canary, m, store, g, scenario.has_value(), f.jobs)) {
+      plan_arms.push_back(*arm);
+      has_canary = true;
+    } else {
+      notes.push_back(fmt::format("the canary ({}) does not build — tonight is not normalised", f.canary));
+    }
+  }
+  nlohmann::json extra = {{"design", design.json}, {"shard", {{"index", shard}, {"count", shards}}}, {"skipped", skipped}};
+  if (!f.group.empty()) extra["group"] = f.group;
+  if (!f.canary.empty()) extra["canary"] = f.canary;
   experiment_oracle oracle(store, m, g, s, std::ref(arms));
   if (!g.quiet && !g.json)
-    fmt::print(stderr, "matrix: {} design, {} of {} configurations{}, {} rounds\n", f.design, plan_arms.size(), d.runs.size(),
-               shards > 1 ? fmt::format(" (shard {}/{})", shard, shards) : "", f.rounds);
-  const arm_set_result r = oracle.run_arms(plan_arms, f.rounds, s.kind,
-                                           {{"design", design_json}, {"shard", {{"index", shard}, {"count", shards}}},
-                                            {"skipped", skipped}});
-  const analysis_result analysis = analyze(r.plan, r.samples);
+    fmt::print(stderr, "matrix: {} design, {} of {} configurations{}{}, {} rounds\n", f.design, plan_arms.size() - (has_canary ? 1 : 0),
+               d.runs.size(), shards > 1 ? fmt::format(" (shard {}/{})", shard, shards) : "",
+               has_canary ? " + canary" : "", f.rounds);
+  const arm_set_result r = oracle.run_arms(plan_arms, f.rounds, s.kind, extra);
+  analysis_result analysis = analyze(r.plan, r.samples);
 
-  // Factorial effects per key metric: the per-config, per-round log values of the whole design
-  // (configurations of other shards or failed builds are missing: NaN).
+  // Factorial effects per key metric over this experiment's runs of the design (configurations of
+  // other shards or failed builds are missing: `matrix --analyze` takes the shards together).
   const auto metrics = f.metrics.empty() ? default_monitor_metrics(r.plan, r.samples) : f.metrics;
   std::vector<db::effect_record> records;
   nlohmann::json effects = nlohmann::json::array();
   std::string tables;
   for (const auto& metric : metrics) {
+    const search::shard_values v = design_values(design, r.plan, r.samples, analysis, metric);
     std::vector<std::vector<double>> y(d.runs.size(), std::vector<double>(static_cast<std::size_t>(f.rounds), NAN));
-    for (const auto& sr : r.samples) {
-      if (sr.warmup || sr.status != exec::sample_status::ok || sr.round < 1 || sr.round > f.rounds) continue;
-      if (!analysis.arms[static_cast<std::size_t>(sr.arm)].invalid_reason.empty()) continue;
-      const auto it = sr.metrics.find(metric);
-      if (it != sr.metrics.end() && it->second > 0)
-        y[arm_config[static_cast<std::size_t>(sr.arm)]][static_cast<std::size_t>(sr.round - 1)] = std::log(it->second);
-    }
+    for (std::size_t i = 0; i < v.configs.size(); ++i) y[v.configs[i]] = v.y[i];
     try {
-      auto e = factorial_effects(r.experiment_id, metric, d, factors, keys, y, f.margin_pct / 100.0);
+      auto e = effects_report(metric, design, search::attribute(d, y, 0.05, f.margin_pct / 100.0),
+                              search::measured_log_ratios(d, {v}));
+      for (auto& rec : e.records) rec.experiment_id = r.experiment_id;
       effects.push_back(e.json);
       tables += e.table;
       records.insert(records.end(), e.records.begin(), e.records.end());
     } catch (const std::invalid_argument& e) {
-      notes.push_back(fmt::format("{}: no factorial effects — {} (a shard or failed builds leave the design incomplete; "
-                                  "merge the shards' databases with `abtest db merge` and analyse them together)",
-                                  metric, e.what()));
+      notes.push_back(shards > 1 ? fmt::format("{}: no factorial effects from one shard — merge the shards' databases (`abtest db merge`) "
+                                               "and run `abtest matrix --analyze{}`",
+                                               metric, f.group.empty() ? " --experiment ID..." : " --group " + f.group)
+                                 : fmt::format("{}: no factorial effects — {} (failed builds leave the design incomplete)", metric,
+                                               e.what()));
     }
   }
   store.replace_effects(r.experiment_id, records);
 
+  // An old canary may compute another digest than today's base (the circuit changed since): that
+  // is expected of a frozen build and does not fail the night; its timings are still its own.
+  if (has_canary) {
+    auto& canary = analysis.arms.back();
+    if (canary.invalid_reason.find("digest") != std::string::npos) {
+      notes.push_back("canary: " + canary.invalid_reason + " (expected of a frozen build; its timings still normalise the history)");
+      canary.invalid_reason.clear();
+    }
+  }
   int rounds_done = 0;
   for (const auto& sr : r.samples)
     if (!sr.warmup) rounds_done = std::max(rounds_done, sr.round);
@@ -223,8 +199,10 @@ int matrix(const matrix_flags& f, const global_options& g) {
   if (g.json) {
     auto j = json_report(in);
     j["kind"] = s.kind;
-    j["design"] = design_json;
+    j["design"] = design.json;
     j["shard"] = {{"index", shard}, {"count", shards}};
+    j["group"] = f.group;
+    j["canary"] = f.canary;
     j["skipped"] = skipped;
     j["effects"] = effects;
     j["runs"] = r.runs;
@@ -251,6 +229,14 @@ static const registrar reg(35, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
   cmd->add_flag("--nightly", f->nightly, "record the experiment as the nightly matrix");
   cmd->add_option("--shard", f->shard, "I/N: run only the configurations with index % N == I (plus base), e.g. for a job array");
+  cmd->add_option("--group", f->group, "an id shared by the shards of one design (one night), recorded with each; "
+                  "`--analyze --group ID` takes them together");
+  cmd->add_option("--canary", f->canary, "REF: also run base built at this frozen commit as the arm `canary`, which "
+                  "`abtest history` divides by (with --simulate: the scenario's all-off configuration)");
+  cmd->add_flag("--analyze", f->analyze, "run nothing: factorial effects of a design over its shards' experiments "
+                "(each paired with its own base), stored with each of them");
+  cmd->add_option("--experiment", f->experiments, "with --analyze: an experiment of the design (repeatable; default: "
+                  "the members of --group, else the newest matrix and its group)");
   cmd->add_option("--seed", f->seed, "seed of the round order (default: random, recorded)");
   cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs");
   cmd->callback([f, &g, &act] { act = [f, &g] { return matrix(*f, g); }; });
