@@ -1,7 +1,9 @@
-// `abtest history`: per (variant, metric) series from the store, change points (stored with their
-// triage state), a CUSUM alarm for the latest night; `history triage` sets a change point's state.
+// `abtest history`: per (variant, metric) series of nights from the store (a night: an experiment,
+// or the shards of one group), change points (stored with their triage state, confirmed by an A/B
+// with --confirm), a CUSUM alarm for the latest night; `history triage` sets a change point's state.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -10,6 +12,7 @@
 #include "harness/changepoint/canary.hpp"
 #include "harness/changepoint/detect.hpp"
 #include "harness/commands/command.hpp"
+#include "harness/commands/history_confirm.hpp"
 #include "harness/core/errors.hpp"
 
 namespace abtest::cli {
@@ -19,6 +22,7 @@ struct history_flags {
   std::string variant, metric, kind, method = "e-divisive", canary = "canary";
   double margin_pct = 1.0;
   bool fail_on_regression = false, confirm = false;
+  int confirm_rounds = 10;
   std::int64_t triage_id = 0;
   std::string triage_state, triage_note;
 };
@@ -33,31 +37,79 @@ std::optional<db::experiment_kind> kind_of(const std::string& text) {
 }
 
 // One value per experiment (the first arm running the variant), oldest first.
-std::vector<db::series_point> one_per_night(std::vector<db::series_point> points) {
+std::vector<db::series_point> one_per_experiment(std::vector<db::series_point> points) {
   std::vector<db::series_point> out;
   for (auto& p : points)
     if (out.empty() || out.back().experiment_id != p.experiment_id) out.push_back(std::move(p));
   return out;
 }
 
-// `--confirm`: the A/B of the builds on either side of a change point needs both build folders.
-std::string confirm_note(db::results_store& store, const std::string& before, const std::string& after, const std::string& variant) {
-  auto folder = [&](const std::string& id) -> std::optional<std::string> {
-    const auto e = store.find_experiment(id);
-    if (!e) return std::nullopt;
-    for (const auto& a : e->arms)
-      if (a.variant == variant && a.build_id)
-        if (const auto b = store.find_build(*a.build_id); b && std::filesystem::exists(b->build_dir)) return b->build_dir;
-    return std::nullopt;
-  };
-  const auto a = folder(before), b = folder(after);
-  if (!a || !b)
-    return fmt::format("cannot confirm: the build folder of {} is gone (or was never recorded) — rebuild both commits "
-                       "and compare them with `abtest compare {} {} --variant {}`",
-                       !a ? before : after, before, after, variant);
-  return fmt::format("builds still present ({} and {}); running two build folders side by side is not supported by "
-                     "`abtest run` yet — compare the stored nights with `abtest compare {} {} --variant {}`",
-                     *a, *b, before, after, variant);
+// A night: one experiment, or the experiments of one group (the shards of a matrix run across
+// machines, `matrix --group`), named by its first experiment.
+struct night_point {
+  std::string experiment;               // the first (oldest) experiment of the night
+  std::vector<std::string> experiments;
+  db::time_point started_at{};
+  double median = 0;                    // geometric mean of the experiments' medians (raw seconds)
+  double value = 0;                     // what the detectors see: ln median, or ln(median / canary)
+};
+
+class night_index {
+ public:
+  explicit night_index(db::results_store& store) : store_(store) {}
+  const std::string& of(const std::string& experiment) {
+    auto it = night_.find(experiment);
+    if (it != night_.end()) return it->second;
+    const auto e = store_.find_experiment(experiment);
+    const std::string group = e ? e->config.value("group", std::string()) : std::string();
+    return night_.emplace(experiment, group.empty() ? experiment : "group " + group).first->second;
+  }
+
+ private:
+  db::results_store& store_;
+  std::map<std::string, std::string> night_;
+};
+
+// The series of one (variant, metric) by night. With a canary, each experiment is divided by the
+// canary measured in that same experiment — the same machine and rounds, which is what cancels a
+// machine's drift — before the experiments of a night are averaged (on the log scale).
+std::vector<night_point> nights_of(db::results_store& store, night_index& nights, const std::string& variant, const std::string& metric,
+                                   std::optional<db::experiment_kind> kind, const std::string& canary_variant, bool& normalized) {
+  const auto points = one_per_experiment(store.series(variant, metric, kind));
+  std::vector<changepoint::night_value> raw, canary;
+  for (const auto& p : points) raw.push_back({p.experiment_id, p.median});
+  for (const auto& p : one_per_experiment(store.series(canary_variant, metric, kind))) canary.push_back({p.experiment_id, p.median});
+  normalized = !canary.empty();
+  std::map<std::string, double> value;
+  if (normalized) {
+    for (const auto& p : changepoint::normalize_by_canary(raw, canary)) value[p.night] = p.value;
+  } else {
+    for (const auto& p : raw)
+      if (p.value > 0) value[p.night] = std::log(p.value);
+  }
+  std::vector<night_point> out;
+  std::map<std::string, std::size_t> index;
+  std::vector<double> log_median_sum;
+  for (const auto& p : points) {
+    const auto v = value.find(p.experiment_id);
+    if (v == value.end()) continue;
+    const std::string& key = nights.of(p.experiment_id);
+    auto [it, added] = index.emplace(key, out.size());
+    if (added) {
+      out.push_back({p.experiment_id, {}, p.started_at, 0, 0});
+      log_median_sum.push_back(0);
+    }
+    auto& n = out[it->second];
+    n.experiments.push_back(p.experiment_id);
+    n.value += v->second;
+    log_median_sum[it->second] += std::log(p.median);
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const double k = static_cast<double>(out[i].experiments.size());
+    out[i].value /= k;
+    out[i].median = std::exp(log_median_sum[i] / k);
+  }
+  return out;
 }
 
 int history(const history_flags& f, const global_options& g) {
@@ -69,6 +121,7 @@ int history(const history_flags& f, const global_options& g) {
   } catch (const std::invalid_argument& e) {
     throw usage_error(e.what());
   }
+  if (f.confirm_rounds < 2) throw usage_error("--confirm-rounds must be at least 2 for a paired comparison");
   options.e_divisive.min_magnitude = f.margin_pct / 100;
   std::vector<std::pair<std::string, std::string>> keys;
   for (const auto& [v, m] : store.series_keys(kind))
@@ -76,36 +129,41 @@ int history(const history_flags& f, const global_options& g) {
   if (keys.empty())
     throw usage_error(fmt::format("no history for {} / {} — run `abtest matrix --nightly` (or `abtest run`) first",
                                   f.variant.empty() ? "any variant" : f.variant, f.metric.empty() ? "any metric" : f.metric));
+  night_index index(store);
   nlohmann::json out = nlohmann::json::array();
   bool regression = false;
   for (const auto& [variant, metric] : keys) {
-    const auto points = one_per_night(store.series(variant, metric, kind));
-    std::vector<changepoint::night_value> raw;
-    for (const auto& p : points) raw.push_back({p.experiment_id, p.median});
-    std::vector<changepoint::night_value> canary;
-    for (const auto& p : one_per_night(store.series(f.canary, metric, kind))) canary.push_back({p.experiment_id, p.median});
-    const bool normalized = !canary.empty();
-    std::vector<changepoint::night_value> used = normalized ? changepoint::normalize_by_canary(raw, canary) : raw;
-    if (!normalized)
-      for (auto& p : used) p.value = std::log(p.value);
+    bool normalized = false;
+    const auto used = nights_of(store, index, variant, metric, kind, f.canary, normalized);
     std::vector<double> x;
     for (const auto& p : used) x.push_back(p.value);
     const auto a = changepoint::analyze_series(x, options);
-    std::map<std::string, const db::series_point*> by_id;
-    for (const auto& p : points) by_id[p.experiment_id] = &p;
     nlohmann::json cps = nlohmann::json::array();
     for (const auto& cp : a.points) {
-      const auto& at = *by_id.at(used[cp.index].night);
-      db::changepoint_record r{0, variant, metric, at.experiment_id, at.started_at, cp.magnitude, cp.p_value,
+      const auto& at = used[cp.index];
+      db::changepoint_record r{0, variant, metric, at.experiment, at.started_at, cp.magnitude, cp.p_value,
                                db::changepoint_state::new_, std::nullopt};
       r.id = store.record_changepoint(r);
       std::string state = "new";
       for (const auto& s : store.list_changepoints(variant, metric))
         if (s.id == r.id) state = std::string(db::to_string(s.state));
-      regression |= state == "new" && cp.magnitude > 0;
-      nlohmann::json j{{"id", r.id}, {"experiment", at.experiment_id}, {"at", db::format_utc(at.started_at)},
+      bool counts = state == "new" && cp.magnitude > 0;
+      nlohmann::json j{{"id", r.id}, {"experiment", at.experiment}, {"at", db::format_utc(at.started_at)},
                        {"magnitude", cp.magnitude}, {"p_value", cp.p_value}, {"state", state}};
-      if (f.confirm) j["confirm"] = confirm_note(store, used[cp.index - 1].night, at.experiment_id, variant);
+      if (f.confirm && state == "new") {
+        // The A/B of the last night before the change against the night of the change.
+        const confirmation c = confirm_changepoint(
+            store, g, {r.id, variant, metric, used[cp.index - 1].experiment, at.experiment, f.confirm_rounds, f.margin_pct / 100});
+        j["confirm"] = {{"verdict", c.verdict}, {"experiment", c.experiment}, {"note", c.note},
+                        {"before", used[cp.index - 1].experiment}, {"after", at.experiment}};
+        if (c.ratio) j["confirm"]["ratio"] = *c.ratio;
+        if (c.ci_low) j["confirm"]["ci_low"] = *c.ci_low;
+        if (c.ci_high) j["confirm"]["ci_high"] = *c.ci_high;
+        // An A/B that ran and did not find the change slower clears it; one that could not run leaves
+        // the statistics of the history to decide.
+        if (!c.verdict.empty() && c.verdict != "slower") counts = false;
+      }
+      regression |= counts;
       cps.push_back(j);
     }
     const std::string alarm = a.cusum.state == changepoint::alarm::slower   ? "slower"
@@ -113,8 +171,11 @@ int history(const history_flags& f, const global_options& g) {
                                                                             : "none";
     regression |= alarm == "slower";
     nlohmann::json series = nlohmann::json::array();
-    for (std::size_t i = 0; i < used.size(); ++i)
-      series.push_back({{"experiment", used[i].night}, {"median", by_id.at(used[i].night)->median}, {"value", a.screened[i]}});
+    for (std::size_t i = 0; i < used.size(); ++i) {
+      nlohmann::json p{{"experiment", used[i].experiment}, {"median", used[i].median}, {"value", a.screened[i]}};
+      if (used[i].experiments.size() > 1) p["experiments"] = used[i].experiments;
+      series.push_back(p);
+    }
     out.push_back({{"variant", variant}, {"metric", metric}, {"nights", used.size()}, {"normalized_by", normalized ? f.canary : ""},
                    {"outliers", a.outliers}, {"changepoints", cps}, {"cusum", {{"alarm", alarm}, {"upper", a.cusum.upper},
                    {"lower", a.cusum.lower}}}, {"series", series}});
@@ -126,7 +187,17 @@ int history(const history_flags& f, const global_options& g) {
         fmt::print("  change point #{} at {} ({}): {:+.2f}%  p={:.2g}  [{}]\n", j["id"].get<std::int64_t>(),
                    j["experiment"].get<std::string>(), j["at"].get<std::string>(), 100 * j["magnitude"].get<double>(),
                    j["p_value"].get<double>(), j["state"].get<std::string>());
-        if (j.contains("confirm")) fmt::print("    {}\n", j["confirm"].get<std::string>());
+        if (j.contains("confirm")) {
+          const auto& c = j["confirm"];
+          if (c["verdict"].get<std::string>().empty())
+            fmt::print("    A/B {} vs {} not run: {}\n", c["before"].get<std::string>(), c["after"].get<std::string>(),
+                       c["note"].get<std::string>());
+          else
+            fmt::print("    A/B {} vs {}: {}{}{}\n", c["before"].get<std::string>(), c["after"].get<std::string>(),
+                       c["verdict"].get<std::string>(), c.contains("ratio") ? fmt::format(", ratio {:.4f}", c["ratio"].get<double>()) : "",
+                       c["experiment"].get<std::string>().empty() ? " (" + c["note"].get<std::string>() + ")"
+                                                                  : " — experiment " + c["experiment"].get<std::string>());
+        }
       }
     }
   }
@@ -158,7 +229,9 @@ static const registrar reg(60, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--method", f->method, "change-point detector: e-divisive (Otava) or pelt (MBIC)");
   cmd->add_option("--canary", f->canary, "variant whose series normalises the others when present (default: canary)");
   cmd->add_option("--margin", f->margin_pct, "minimum change in percent (δ, default 1)");
-  cmd->add_flag("--confirm", f->confirm, "check whether the builds around each change point can be compared");
+  cmd->add_flag("--confirm", f->confirm, "run the A/B of the builds on either side of each new change point and record "
+                "its verdict; with --fail-on-regression only a change the A/B finds slower fails");
+  cmd->add_option("--confirm-rounds", f->confirm_rounds, "rounds of each --confirm A/B (default 10)");
   cmd->add_flag("--fail-on-regression", f->fail_on_regression,
                 "exit 1 on a slower change point still in state new, or a slower CUSUM alarm");
   auto* tri = cmd->add_subcommand("triage", "set a change point's state: new, acknowledged, fixed, false_positive");
