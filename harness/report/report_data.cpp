@@ -72,20 +72,52 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
 }
 
 report_data load_nightly(db::results_store& store) {
-  const auto latest = store.list_experiments(db::experiment_kind::nightly, 1);
+  const auto latest = store.list_experiments(db::experiment_kind::nightly);
   if (latest.empty()) throw std::runtime_error("no nightly experiment in the database — run `abtest matrix --nightly` first");
   report_data r = load_experiment(store, latest.front().id);
+  // A night run in shards (`matrix --group`): the other shards' verdicts, distributions and phases
+  // join the newest one's (base and the canary, measured by every shard, are shown once).
+  const auto group_of = [](const db::experiment_record& e) { return e.config.value("group", std::string()); };
+  const std::string night = group_of(latest.front());
+  for (std::size_t i = 1; !night.empty() && i < latest.size(); ++i) {
+    if (group_of(latest[i]) != night) continue;
+    const report_data more = load_experiment(store, latest[i].id);
+    std::set<std::pair<std::string, std::string>> verdicts;
+    std::set<std::string> shown, phased;
+    for (const auto& v : r.verdicts) verdicts.emplace(v.variant, v.metric);
+    for (const auto& d : r.distributions) shown.insert(d.variant);
+    for (const auto& p : r.phases) phased.insert(p.variant);
+    for (const auto& v : more.verdicts)
+      if (verdicts.emplace(v.variant, v.metric).second) r.verdicts.push_back(v);
+    for (const auto& d : more.distributions)
+      if (shown.insert(d.variant).second) r.distributions.push_back(d);
+    for (const auto& p : more.phases)
+      if (phased.insert(p.variant).second) r.phases.push_back(p);
+  }
   r.changepoints.clear();
   for (const auto& c : store.list_changepoints())
     r.changepoints.push_back({c.id, c.variant, c.metric, c.at_experiment.value_or(""), db::format_utc(c.at_time),
                               std::string(db::to_string(c.state)), c.magnitude, c.p_value});
+  // One point per night: an experiment, or the shards of one group (the mean of their medians).
+  std::map<std::string, std::string> night_of;
+  for (const auto& e : latest) night_of[e.id] = group_of(e).empty() ? e.id : "group " + group_of(e);
   for (const auto& [variant, metric] : store.series_keys(db::experiment_kind::nightly)) {
     trend t{variant, metric, {}};
-    std::string last;
+    std::string last_experiment, last_night;
+    double sum = 0;
+    int n = 0;
     for (const auto& p : store.series(variant, metric, db::experiment_kind::nightly)) {
-      if (p.experiment_id == last) continue;  // one point per night (first arm running the variant)
-      last = p.experiment_id;
-      t.points.emplace_back(db::format_utc(p.started_at), p.median);
+      if (p.experiment_id == last_experiment) continue;  // the first arm running the variant
+      last_experiment = p.experiment_id;
+      const std::string& key = night_of[p.experiment_id];
+      if (key != last_night || t.points.empty()) {
+        t.points.emplace_back(db::format_utc(p.started_at), p.median);
+        last_night = key;
+        sum = 0;
+        n = 0;
+      }
+      sum += p.median;
+      t.points.back().second = sum / ++n;
     }
     r.trends.push_back(std::move(t));
   }

@@ -63,8 +63,9 @@ struct report_data {
 // (the metrics `proof.<phase>_s` other than total_s), plus the change points of its variants.
 report_data load_experiment(db::results_store& store, const std::string& experiment_id);
 
-// The nightly view: the newest nightly experiment as above, the nightly series of every (variant,
-// metric) and every change point. Throws std::runtime_error when there is no nightly experiment.
+// The nightly view: the newest nightly experiment as above (with the other shards of its night when
+// it was run in shards, `matrix --group`), the nightly series of every (variant, metric) with one
+// point per night, and every change point. Throws std::runtime_error when there is no nightly experiment.
 report_data load_nightly(db::results_store& store);
 
 }  // namespace abtest::report
