@@ -1,6 +1,7 @@
 // scripts/nightly.sh end to end on simulated nights (DESIGN §12 scenarios): twelve nights, toggle A1
 // 8% slower from night 7 — the report is written, the step is flagged at night 7, the exit code is 1;
-// and the same job over clean nights exits 0.
+// the same job over clean nights exits 0; with the canary (--canary), a machine that gets 10% slower
+// for every build from night 7 is not a regression, while A1's step still is.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -23,19 +24,20 @@ std::string read(const fs::path& p) {
   return s.str();
 }
 
-// One night's scenario: its own noise seed, A1's effect planted from `step_from` on.
-fs::path scenario(const fs::path& dir, int night, int step_from) {
+// One night's scenario: its own noise seed, A1's effect planted from `step_from` on, and the
+// machine (every build alike: base is what the simulator scales) 10% slower from `drift_from` on.
+fs::path scenario(const fs::path& dir, int night, int step_from, int drift_from = 99) {
   const auto path = dir / ("night-" + std::to_string(night) + ".json");
-  const double a1 = night >= step_from ? 0.08 : 0.0;
+  const double a1 = night >= step_from ? 0.08 : 0.0, base = night >= drift_from ? 11.0 : 10.0;
   std::ofstream(path) << "{\"toggles\": [{\"id\": \"A1\"}], \"seed\": " << 100 + night
-                      << ", \"metrics\": {\"proof.total_s\": {\"base\": 10.0, \"noise_cv\": 0.01, \"effects\": {\"A1\": " << a1
-                      << "}}}}\n";
+                      << ", \"metrics\": {\"proof.total_s\": {\"base\": " << base
+                      << ", \"noise_cv\": 0.01, \"effects\": {\"A1\": " << a1 << "}}}}\n";
   return path;
 }
 
-int nightly(const fs::path& dir, const fs::path& scenario_file, const fs::path& out) {
+int nightly(const fs::path& dir, const fs::path& scenario_file, const fs::path& out, const std::string& extra = "") {
   const std::string cmd = "ABTEST=" ABTEST_BINARY " " ABTEST_NIGHTLY_SCRIPT " --db " + (dir / "results.db").string() +
-                          " --simulate " + scenario_file.string() + " --rounds 4 --out " + out.string() + " >>" +
+                          " --simulate " + scenario_file.string() + " --rounds 4 --out " + out.string() + " " + extra + " >>" +
                           (dir / "log.txt").string() + " 2>&1";
   const int status = std::system(cmd.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -75,6 +77,40 @@ TEST_F(nightly_job, clean_nights_pass) {
   for (int night = 1; night <= 8; ++night) last = nightly(dir_, scenario(dir_, night, 99), dir_ / "out");
   EXPECT_EQ(last, 0) << read(dir_ / "out" / "history.json");
   EXPECT_TRUE(fs::exists(dir_ / "out" / "report.md"));
+}
+
+TEST_F(nightly_job, the_canary_cancels_a_slower_machine) {
+  // Without the canary the machine's step reads as a regression of every variant …
+  fs::create_directories(dir_ / "raw");
+  int last = -1;
+  for (int night = 1; night <= 12; ++night) last = nightly(dir_ / "raw", scenario(dir_, night, 99, 7), dir_ / "raw" / "out");
+  EXPECT_EQ(last, 1) << read(dir_ / "raw" / "out" / "history.json");
+  // … with it, each night is divided by the frozen build measured the same night: nothing moved.
+  fs::create_directories(dir_ / "canary");
+  for (int night = 1; night <= 12; ++night)
+    last = nightly(dir_ / "canary", scenario(dir_, night, 99, 7), dir_ / "canary" / "out", "--canary frozen");
+  const auto history = read(dir_ / "canary" / "out" / "history.json");
+  EXPECT_EQ(last, 0) << history;
+  EXPECT_NE(history.find("\"normalized_by\": \"canary\""), std::string::npos) << history;
+  EXPECT_EQ(history.find("\"variant\": \"canary\""), std::string::npos) << "the canary is the yardstick, not a series";
+  // The matrix recorded the canary as an arm of every night.
+  const std::string q = ABTEST_BINARY " --db " + (dir_ / "canary" / "results.db").string() +
+                        " query --format csv \"SELECT 'nights=' || count(DISTINCT experiment_id) FROM arm WHERE variant = 'canary'\"";
+  FILE* p = ::popen(q.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[256] = {};
+  std::string out;
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  ::pclose(p);
+  EXPECT_NE(out.find("nights=12"), std::string::npos) << out;
+}
+
+TEST_F(nightly_job, the_canary_keeps_a_change_in_the_code) {
+  fs::create_directories(dir_ / "c");
+  int last = -1;
+  for (int night = 1; night <= 12; ++night) last = nightly(dir_ / "c", scenario(dir_, night, 7), dir_ / "c" / "out", "--canary frozen");
+  EXPECT_EQ(last, 1) << read(dir_ / "c" / "out" / "history.json");
+  EXPECT_NE(read(dir_ / "c" / "out" / "report.md").find("| A1 | proof.total_s |"), std::string::npos);
 }
 
 }  // namespace
