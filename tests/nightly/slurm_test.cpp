@@ -13,6 +13,7 @@
 //   uuid and with the same machine (fingerprint); no uuid repeats; `abtest db check` passes.
 // - analysis: the merge job's `matrix --analyze` over the 4 shards names the scenario's planted
 //   culprits, as the single-host matrix does.
+// Then a night whose shard 2 fails: the merge job names it and exits 4, merging nothing.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -261,14 +262,37 @@ TEST_F(slurm_cluster, four_shards_merged_equal_a_single_host_run) {
     EXPECT_TRUE(from_single.count(c)) << c << " not found on the single host";
   }
   for (const char* report : {"report.md", "report.json", "report.html", "history.json"}) EXPECT_TRUE(fs::exists(out / report)) << report;
+  const double compared_s = std::chrono::duration<double>(clock_type::now() - t0).count();
+
+  // A shard that fails (here: abtest refuses shard 2) leaves no results file; the merge job still
+  // runs (afterany), names the shard and fails with exit 4 instead of merging three quarters.
+  const fs::path failing = dir_ / "abtest-failing-shard-2";
+  std::ofstream(failing) << "#!/bin/sh\ncase \" $* \" in *\" --shard 2/4 \"*) echo 'shard 2 refused' >&2; exit 3;; esac\nexec "
+                         << quote(ABTEST_BINARY) << " \"$@\"\n";
+  fs::permissions(failing, fs::perms::owner_all);
+  const auto second = shell(conf_ + "ABTEST=" + quote(failing.string()) + " " + quote(ABTEST_NIGHTLY_SLURM) + " submit --shards 4 --simulate " +
+                            quote(scenario.string()) + " --rounds 2 --db " + quote((dir_ / "second.db").string()));
+  ASSERT_EQ(second.code, 0) << second.out;
+  std::map<std::string, std::string> ids;
+  std::istringstream second_lines(second.out);
+  for (std::string key, value; second_lines >> key >> value;) ids[key] = value;
+  jobs_ += " " + ids["array"] + " " + ids["merge"];
+  const std::string failed_merge = wait_for(ids["merge"], std::chrono::seconds(240));
+  EXPECT_EQ(field(" " + failed_merge, "JobState"), "FAILED") << failed_merge;
+  EXPECT_EQ(field(" " + failed_merge, "ExitCode"), "4:0") << failed_merge;
+  const std::string merge_log = read(fs::path(ids["shards"]) / "merge.log");
+  EXPECT_NE(merge_log.find("shard(s) 2 of 4 wrote no results"), std::string::npos) << merge_log;
+  EXPECT_FALSE(fs::exists(dir_ / "second.db")) << "nothing merged";
+
   std::printf("[ measured ] cluster up to merge job done %.1f s (whole test so far %.1f s); single host %d samples in 1 experiment, "
-              "merged %d samples in 4 experiments (base and canary %d each vs %d); culprits merged {%s}\n",
-              cluster_s, std::chrono::duration<double>(clock_type::now() - t0).count(), single_total, merged_total,
+              "merged %d samples in 4 experiments (base and canary %d each vs %d); culprits merged {%s}; failed-shard night %.1f s\n",
+              cluster_s, compared_s, single_total, merged_total,
               merged_count["base"], single_count["base"], [&] {
                 std::string s;
                 for (const auto& c : from_merge) s += (s.empty() ? "" : ", ") + c;
                 return s;
-              }().c_str());
+              }().c_str(),
+              std::chrono::duration<double>(clock_type::now() - t0).count() - compared_s);
 }
 
 }  // namespace
