@@ -254,6 +254,51 @@ factorial_outcome attribute_sharded(const design& d, const std::vector<shard_val
   return out;
 }
 
+std::vector<int> balanced_shards(const design& d, int shards) {
+  const std::size_t n = d.runs.size();
+  std::vector<int> out(n, 0);
+  if (shards <= 1 || n < 2) return out;
+  const auto terms = default_terms(d);
+  // x[c][t]: the ±1 column of term t at run c.
+  std::vector<std::vector<int>> x(n, std::vector<int>(terms.size()));
+  for (std::size_t c = 0; c < n; ++c)
+    for (std::size_t t = 0; t < terms.size(); ++t) {
+      int v = 1;
+      for (int j : terms[t]) v *= 2 * d.runs[c][static_cast<std::size_t>(j)] - 1;
+      x[c][t] = v;
+    }
+  std::vector<std::vector<int>> sum(static_cast<std::size_t>(shards), std::vector<int>(terms.size(), 0));
+  for (std::size_t c = 1; c < n; ++c) {
+    out[c] = static_cast<int>(c % static_cast<std::size_t>(shards));
+    for (std::size_t t = 0; t < terms.size(); ++t) sum[static_cast<std::size_t>(out[c])][t] += x[c][t];
+  }
+  // Objective Σ_s Σ_t S_st²; swapping runs a (shard p) and b (shard q) changes S_p by x_b − x_a and
+  // S_q by x_a − x_b.
+  for (bool improved = true; improved;) {
+    improved = false;
+    for (std::size_t a = 1; a < n; ++a)
+      for (std::size_t b = a + 1; b < n; ++b) {
+        const auto p = static_cast<std::size_t>(out[a]), q = static_cast<std::size_t>(out[b]);
+        if (p == q) continue;
+        long delta = 0;
+        for (std::size_t t = 0; t < terms.size(); ++t) {
+          const int m = x[b][t] - x[a][t];
+          delta += (sum[p][t] + m) * (sum[p][t] + m) - sum[p][t] * sum[p][t] + (sum[q][t] - m) * (sum[q][t] - m) -
+                   sum[q][t] * sum[q][t];
+        }
+        if (delta >= 0) continue;
+        for (std::size_t t = 0; t < terms.size(); ++t) {
+          const int m = x[b][t] - x[a][t];
+          sum[p][t] += m;
+          sum[q][t] -= m;
+        }
+        std::swap(out[a], out[b]);
+        improved = true;
+      }
+  }
+  return out;
+}
+
 std::vector<double> measured_log_ratios(const design& d, const std::vector<shard_values>& shards) {
   std::vector<double> out(d.runs.size(), nan);
   for (const shard_values& sh : shards) {
