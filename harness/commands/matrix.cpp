@@ -20,6 +20,7 @@
 #include "harness/experiment/worktree.hpp"
 #include "harness/search/design.hpp"
 #include "harness/search/factorial_search.hpp"
+#include "harness/search/sharded_effects.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -115,11 +116,13 @@ int matrix(const matrix_flags& f, const global_options& g) {
   bo.verbose = g.verbose > 0;
   variant_arms arms(m, store, g, bo, scenario.has_value());
 
-  // This shard's configurations (index % N == I), with the all-off one always first: every arm is
-  // paired with it within rounds, which also ties the shards of one design together.
+  // This shard's configurations (a split that balances every term within each shard), with run 0
+  // (base) always first: every arm is paired with it within rounds, which also ties the shards of
+  // one design together.
+  const std::vector<int> shard_of = search::balanced_shards(d, shards);
   std::vector<std::size_t> chosen{0};
   for (std::size_t c = 1; c < d.runs.size(); ++c)
-    if (static_cast<int>(c % static_cast<std::size_t>(shards)) == shard) chosen.push_back(c);
+    if (shard_of[c] == shard) chosen.push_back(c);
   std::vector<arm_plan> plan_arms;
   nlohmann::json skipped = nlohmann::json::array();
   for (std::size_t c : chosen) {
@@ -145,7 +148,8 @@ int matrix(const matrix_flags& f, const global_options& g) {
       notes.push_back(fmt::format("the canary ({}) does not build — tonight is not normalised", f.canary));
     }
   }
-  nlohmann::json extra = {{"design", design.json}, {"shard", {{"index", shard}, {"count", shards}}}, {"skipped", skipped}};
+  nlohmann::json extra = {{"design", design.json}, {"shard", {{"index", shard}, {"count", shards}, {"of_run", shard_of}}},
+                          {"skipped", skipped}};
   if (!f.group.empty()) extra["group"] = f.group;
   if (!f.canary.empty()) extra["canary"] = f.canary;
   experiment_oracle oracle(store, m, g, s, std::ref(arms));
@@ -228,7 +232,8 @@ static const registrar reg(35, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--margin", f->margin_pct, "practical margin in percent for culprits (default 1)");
   cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
   cmd->add_flag("--nightly", f->nightly, "record the experiment as the nightly matrix");
-  cmd->add_option("--shard", f->shard, "I/N: run only the configurations with index % N == I (plus base), e.g. for a job array");
+  cmd->add_option("--shard", f->shard, "I/N: run only shard I of N of the configurations (plus base), e.g. for a job array; "
+                  "each term of the design is balanced within every shard");
   cmd->add_option("--group", f->group, "an id shared by the shards of one design (one night), recorded with each; "
                   "`--analyze --group ID` takes them together");
   cmd->add_option("--canary", f->canary, "REF: also run base built at this frozen commit as the arm `canary`, which "
