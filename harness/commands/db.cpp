@@ -60,10 +60,14 @@ static const registrar reg(90, [](CLI::App& app, global_options& g, action& act)
         const auto& r = reports[i];
         out.push_back({{"source", paths[i].string()}, {"experiments_added", r.experiments_added}, {"samples_added", r.samples_added},
                        {"samples_present", r.samples_present}, {"samples_conflicting", r.samples_conflicting},
-                       {"builds_added", r.builds_added}, {"machines_added", r.machines_added}});
-        if (!g.json && !g.quiet)
+                       {"builds_added", r.builds_added}, {"machines_added", r.machines_added},
+                       {"renamed_experiments", r.renamed_experiments}});
+        if (!g.json && !g.quiet) {
           fmt::print("{}: +{} experiments, +{} samples ({} already present, {} conflicting)\n", paths[i].string(),
                      r.experiments_added, r.samples_added, r.samples_present, r.samples_conflicting);
+          // Ids are short and time-based: shards started in the same second can share one.
+          for (const auto& rename : r.renamed_experiments) fmt::print("  renamed (id taken): {}\n", rename);
+        }
       }
       if (g.json) std::cout << out.dump(2) << "\n";
       return 0;
