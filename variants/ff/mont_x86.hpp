@@ -75,12 +75,13 @@ inline bool use_mulx_adx = detect_mulx_adx();
                                                                      ZK_X86_STEP(p, 24, T3, T4)              \
                                                                          "adcq $0, %[" #T4 "]\n\t"
 
-// The memory the asm reads through its pointers, declared as inputs so the compiler keeps it current
-// without a blanket "memory" clobber.
+// The memory the asm reads through its pointers, declared as "m" inputs so that the compiler stores
+// it before the asm runs, without a blanket "memory" clobber. The lvalue is a char array, the form
+// GCC's manual gives for this ("Clobbers and Scratch Registers"): char aliases every type. With a
+// struct of uint64_t instead, GCC 12 at -O3 dropped the stores of a local operand as dead (seen:
+// to_canonical's constant 1 and from_canonical's R² were read as stale stack memory).
 template <int N>
-struct limb_block {
-  uint64_t v[N];
-};
+using limb_bytes = const char (*)[8 * N];
 
 // out = a·b·R⁻¹, not yet reduced (< 2p). p and inv: the modulus and −p⁻¹ mod 2⁶⁴.
 inline void mont_mul6(uint64_t out[6], const uint64_t a[6], const uint64_t b[6], const uint64_t p[6],
@@ -94,8 +95,8 @@ inline void mont_mul6(uint64_t out[6], const uint64_t a[6], const uint64_t b[6],
       ZK_X86_ROW6(40, r5, r6, r0, r1, r2, r3, r4)
       : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4), [r5] "+&r"(r5),
         [r6] "+&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "m"(inv), "m"(*reinterpret_cast<const limb_block<6>*>(a)),
-        "m"(*reinterpret_cast<const limb_block<6>*>(b)), "m"(*reinterpret_cast<const limb_block<6>*>(p))
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "m"(inv), "m"(*reinterpret_cast<limb_bytes<6>>(a)),
+        "m"(*reinterpret_cast<limb_bytes<6>>(b)), "m"(*reinterpret_cast<limb_bytes<6>>(p))
       : "rdx", "cc");
   // After the last row the value sits in r6, r0, …, r4 (r5 is the zeroed low word).
   out[0] = r6;
@@ -115,8 +116,8 @@ inline void mont_mul4(uint64_t out[4], const uint64_t a[4], const uint64_t b[4],
       ZK_X86_ROW4(24, r3, r4, r0, r1, r2)
       : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4), [lo] "=&r"(lo),
         [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "m"(inv), "m"(*reinterpret_cast<const limb_block<4>*>(a)),
-        "m"(*reinterpret_cast<const limb_block<4>*>(b)), "m"(*reinterpret_cast<const limb_block<4>*>(p))
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "m"(inv), "m"(*reinterpret_cast<limb_bytes<4>>(a)),
+        "m"(*reinterpret_cast<limb_bytes<4>>(b)), "m"(*reinterpret_cast<limb_bytes<4>>(p))
       : "rdx", "cc");
   out[0] = r4;
   out[1] = r0;
