@@ -28,11 +28,12 @@ double truth(const model& m, const std::vector<int>& run) {
 // Matrix with per-round offsets (drift, noisy neighbours) that the analysis must cancel.
 std::vector<std::vector<double>> matrix(const design& d, const model& m, int rounds, double noise, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::normal_distribution<double> n(0.0, noise);
+  // N(0, 1) scaled by `noise`: N(0, noise) itself needs noise > 0, and noiseless data asks for 0.
+  std::normal_distribution<double> n;
   std::vector<std::vector<double>> y;
   for (const auto& run : d.runs) {
     std::vector<double> row;
-    for (int r = 0; r < rounds; ++r) row.push_back(truth(m, run) + 0.01 * r + (noise > 0 ? n(rng) : 0.0));
+    for (int r = 0; r < rounds; ++r) row.push_back(truth(m, run) + 0.01 * r + (noise > 0 ? noise * n(rng) : 0.0));
     y.push_back(row);
   }
   return y;

@@ -33,7 +33,8 @@ const model planted{{{0}, 0.06}, {{1}, -0.02}, {{3}, 0.01}, {{0, 1}, 0.03}, {{2,
 // runs on its own machine (offset 0.2·s) with its own per-round drift; every sample has noise.
 std::vector<shard_values> sharded(const design& d, const model& m, int shards, int rounds, double noise,
                                   std::mt19937_64& rng) {
-  std::normal_distribution<double> n(0.0, noise);
+  // N(0, 1) scaled by `noise`: N(0, noise) itself needs noise > 0, and noiseless data asks for 0.
+  std::normal_distribution<double> n;
   std::vector<shard_values> out(static_cast<std::size_t>(shards));
   for (int s = 0; s < shards; ++s) {
     auto& sh = out[static_cast<std::size_t>(s)];
@@ -44,7 +45,7 @@ std::vector<shard_values> sharded(const design& d, const model& m, int shards, i
       sh.configs.push_back(c);
       std::vector<double> row;
       for (int r = 0; r < rounds; ++r)
-        row.push_back(truth(m, d.runs[c]) + block[static_cast<std::size_t>(r)] + (noise > 0 ? n(rng) : 0.0));
+        row.push_back(truth(m, d.runs[c]) + block[static_cast<std::size_t>(r)] + (noise > 0 ? noise * n(rng) : 0.0));
       sh.y.push_back(std::move(row));
     }
   }
