@@ -80,7 +80,7 @@ int two(db::results_store& store, const compare_flags& f, const global_options& 
     const auto it = vb.find(metric);
     if (it == vb.end()) continue;
     const auto est = stats::welch_log_ratio(it->second, xa);
-    const auto v = stats::decide(est, margin);
+    const auto v = stats::decide(est, margin, metric_direction(metric));
     slower |= v.value == stats::verdict::slower && !v.immaterial;
     rows.push_back({{"variant", key}, {"metric", metric}, {"n", est.n}, {"baseline_median", stats::median(xa)},
                     {"candidate_median", stats::median(it->second)}, {"ratio", est.ratio()},

@@ -66,6 +66,12 @@ bool is_auxiliary_metric(const std::string& metric) {
   return aux.count(dot == std::string::npos ? metric : metric.substr(dot + 1)) > 0;
 }
 
+stats::better metric_direction(const std::string& metric) {
+  constexpr std::string_view rate = "_per_s";
+  const bool is_rate = metric.size() >= rate.size() && metric.compare(metric.size() - rate.size(), rate.size(), rate) == 0;
+  return is_rate ? stats::better::higher : stats::better::lower;
+}
+
 bool analysis_result::any_invalid() const {
   return std::any_of(arms.begin(), arms.end(), [](const arm_health& a) { return !a.invalid_reason.empty(); });
 }
@@ -152,7 +158,7 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
       r.note = health.invalid_reason;
       continue;
     }
-    const auto v = stats::decide(r.primary, plan.margin);
+    const auto v = stats::decide(r.primary, plan.margin, metric_direction(r.metric));
     r.verdict = v.value;
     r.immaterial = v.immaterial;
     // Holm: a direction is claimed only when it survives the family-wise correction.
@@ -164,7 +170,7 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
     if (!r.primary.has_ci) r.note = plan.adaptive && r.n < plan.min_rounds ? "fewer rounds than the adaptive minimum"
                                                                            : "too few rounds for a CI";
     if (r.robust.has_ci && r.note.empty()) {
-      const auto robust = stats::decide(r.robust, plan.margin).value;
+      const auto robust = stats::decide(r.robust, plan.margin, metric_direction(r.metric)).value;
       if (robust != r.verdict && r.verdict != stats::verdict::inconclusive && robust != stats::verdict::inconclusive)
         r.note = fmt::format("robust estimate disagrees: Hodges–Lehmann {:.4f} [{:.4f}, {:.4f}] says {}", r.robust.ratio(),
                              r.robust.ratio_low(), r.robust.ratio_high(), stats::to_string(robust));
@@ -208,7 +214,7 @@ reference_result compare_to_reference(const manifest& m, const run_plan& plan, c
       row.n = static_cast<int>(d.size());
       row.median = stats::median(x);
       row.estimate = stats::one_sample_t(d, options.confidence);
-      row.verdict = stats::decide(row.estimate, plan.margin).value;
+      row.verdict = stats::decide(row.estimate, plan.margin, metric_direction(metric)).value;
       out.rows.push_back(std::move(row));
     }
   }

@@ -55,6 +55,10 @@ struct analysis_options {
 // outside the verdict family so they do not dilute Holm (wall_s and maxrss_mib stay in).
 bool is_auxiliary_metric(const std::string& metric);
 
+// Rates (names ending in `_per_s`, e.g. synth.synthesis_constraints_per_s) are better higher; every
+// other metric — times, sizes, counts — is better lower.
+stats::better metric_direction(const std::string& metric);
+
 analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& samples, const analysis_options& options = {});
 
 // Against the manifest's reference figures (DESIGN §3): comparable only when the run's params

@@ -187,7 +187,9 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     r = run_arms({baseline, candidate}, start, s_.kind, {{"adaptive_cap", cap}});
     for (;;) {
       e = stats::msprt_interval(paired_differences(r), adaptive_tau, request.alpha);
-      if (stats::decide(e, request.margin).value != stats::verdict::inconclusive || r.plan.rounds >= cap) break;
+      if (stats::decide(e, request.margin, metric_direction(s_.metric)).value != stats::verdict::inconclusive ||
+          r.plan.rounds >= cap)
+        break;
       runs_ -= r.runs;
       r.plan.rounds += 1;
       run_missing(store_, m_, s_, g_, r);
@@ -197,7 +199,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     analyze_and_store(store_, r.experiment_id, r.plan, r.samples);
   }
   c.estimate = e;
-  c.verdict = stats::decide(e, request.margin).value;
+  c.verdict = stats::decide(e, request.margin, metric_direction(s_.metric)).value;
   c.rounds = e.n;
   c.runs = r.runs;
   step.result = c;

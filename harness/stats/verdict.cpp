@@ -31,14 +31,16 @@ std::optional<verdict> parse_verdict(std::string_view text) {
   return std::nullopt;
 }
 
-verdict_result decide(const log_estimate& e, double margin) {
+verdict_result decide(const log_estimate& e, double margin, better direction) {
   verdict_result out;
   if (!e.has_ci) return out;
   const double band = std::log1p(margin);
+  const verdict up = direction == better::lower ? verdict::slower : verdict::faster;
+  const verdict down = direction == better::lower ? verdict::faster : verdict::slower;
   if (e.ci_low > 0.0) {
-    out.value = verdict::slower;
+    out.value = up;
   } else if (e.ci_high < 0.0) {
-    out.value = verdict::faster;
+    out.value = down;
   } else if (e.ci_low >= -band && e.ci_high <= band) {
     out.value = verdict::same;
   }

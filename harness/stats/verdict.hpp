@@ -27,6 +27,10 @@ struct verdict_result {
 // A slower/faster result whose |estimate| < ln(1+δ) is flagged immaterial. An estimate without a CI
 // is inconclusive. Never returns verdict::invalid: that is the caller's call when a variant fails its
 // correctness checks (DESIGN §4), and it then reports no speed verdict at all.
-verdict_result decide(const log_estimate& e, double margin = default_margin);
+//
+// Which way is worse: times, sizes and counts are better lower; rates (constraints per second) are
+// better higher, and for them the rule is mirrored — a rate whose CI lies above 1 is FASTER.
+enum class better { lower, higher };
+verdict_result decide(const log_estimate& e, double margin = default_margin, better direction = better::lower);
 
 }  // namespace abtest::stats

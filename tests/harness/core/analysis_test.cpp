@@ -61,6 +61,26 @@ TEST(analysis, planted_slowdown_is_slower_and_exact_on_the_deterministic_metric)
   EXPECT_FALSE(a.any_invalid());
 }
 
+// synth-bench reports constraints per second beside the time: when the time drops, the rate rises,
+// and both are the same improvement. (An abtest run once called a 1.36× rate SLOWER.)
+TEST(analysis, a_rate_that_rises_is_faster_and_its_fall_is_slower) {
+  for (const double ratio : {0.75, 1.3}) {
+    auto samples = planted(ratio, 10, 5);
+    for (auto& s : samples) s.metrics["b.rows_per_s"] = 1.0 / s.metrics.at("b.total_s");
+    const auto a = analyze(two_arms(), samples);
+    const auto& time = find(a, "b.total_s");
+    const auto& rate = find(a, "b.rows_per_s");
+    const auto expected_rate = ratio < 1 ? stats::verdict::faster : stats::verdict::slower;
+    EXPECT_EQ(time.verdict, expected_rate) << ratio;
+    EXPECT_EQ(rate.verdict, expected_rate) << ratio;
+    EXPECT_NEAR(rate.primary.ratio(), 1.0 / time.primary.ratio(), 1e-9);
+    EXPECT_EQ(a.any_slower(), ratio > 1) << ratio;
+  }
+  EXPECT_EQ(metric_direction("synth.synthesis_constraints_per_s"), stats::better::higher);
+  EXPECT_EQ(metric_direction("synth.synthesis_s"), stats::better::lower);
+  EXPECT_EQ(metric_direction("proof.maxrss_mib"), stats::better::lower);
+}
+
 TEST(analysis, no_effect_is_same_not_slower) {
   const auto a = analyze(two_arms(), planted(1.0, 30, 4));
   EXPECT_EQ(find(a, "b.work_count").verdict, stats::verdict::same);

@@ -41,6 +41,15 @@ TEST(verdict, a_tiny_significant_effect_is_immaterial) {
   EXPECT_FALSE(decide(ci(-0.005, 0.0, 0.005)).immaterial);
 }
 
+TEST(verdict, a_rate_is_better_higher) {
+  // constraints per second up by 2–5%: FASTER; down: SLOWER; SAME and INCONCLUSIVE do not change.
+  EXPECT_EQ(decide(ci(0.02, 0.03, 0.05), default_margin, better::higher).value, verdict::faster);
+  EXPECT_EQ(decide(ci(-0.05, -0.03, -0.02), default_margin, better::higher).value, verdict::slower);
+  EXPECT_EQ(decide(ci(-0.005, 0.0, 0.009), default_margin, better::higher).value, verdict::same);
+  EXPECT_EQ(decide(ci(-0.005, 0.005, 0.02), default_margin, better::higher).value, verdict::inconclusive);
+  EXPECT_TRUE(decide(ci(0.001, 0.004, 0.007), default_margin, better::higher).immaterial);
+}
+
 TEST(verdict, no_ci_is_inconclusive) {
   log_estimate e;
   e.estimate = 0.5;
