@@ -13,6 +13,7 @@
 #include "harness/changepoint/detect.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/commands/history_confirm.hpp"
+#include "harness/core/analysis.hpp"
 #include "harness/core/errors.hpp"
 
 namespace abtest::cli {
@@ -138,6 +139,8 @@ int history(const history_flags& f, const global_options& g) {
     std::vector<double> x;
     for (const auto& p : used) x.push_back(p.value);
     const auto a = changepoint::analyze_series(x, options);
+    // A rate (`*_per_s`) regresses when it falls: its upward shifts are improvements.
+    const bool higher_is_better = metric_direction(metric) == stats::better::higher;
     nlohmann::json cps = nlohmann::json::array();
     for (const auto& cp : a.points) {
       const auto& at = used[cp.index];
@@ -147,7 +150,7 @@ int history(const history_flags& f, const global_options& g) {
       std::string state = "new";
       for (const auto& s : store.list_changepoints(variant, metric))
         if (s.id == r.id) state = std::string(db::to_string(s.state));
-      bool counts = state == "new" && cp.magnitude > 0;
+      bool counts = state == "new" && (higher_is_better ? cp.magnitude < 0 : cp.magnitude > 0);
       nlohmann::json j{{"id", r.id}, {"experiment", at.experiment}, {"at", db::format_utc(at.started_at)},
                        {"magnitude", cp.magnitude}, {"p_value", cp.p_value}, {"state", state}};
       if (f.confirm && state == "new") {
@@ -166,9 +169,9 @@ int history(const history_flags& f, const global_options& g) {
       regression |= counts;
       cps.push_back(j);
     }
-    const std::string alarm = a.cusum.state == changepoint::alarm::slower   ? "slower"
-                              : a.cusum.state == changepoint::alarm::faster ? "faster"
-                                                                            : "none";
+    const auto worse = higher_is_better ? changepoint::alarm::faster : changepoint::alarm::slower;
+    const auto better = higher_is_better ? changepoint::alarm::slower : changepoint::alarm::faster;
+    const std::string alarm = a.cusum.state == worse ? "slower" : a.cusum.state == better ? "faster" : "none";
     regression |= alarm == "slower";
     nlohmann::json series = nlohmann::json::array();
     for (std::size_t i = 0; i < used.size(); ++i) {

@@ -26,11 +26,12 @@ std::string read(const fs::path& p) {
 
 // One night's scenario: its own noise seed, A1's effect planted from `step_from` on, and the
 // machine (every build alike: base is what the simulator scales) 10% slower from `drift_from` on.
-fs::path scenario(const fs::path& dir, int night, int step_from, int drift_from = 99) {
+fs::path scenario(const fs::path& dir, int night, int step_from, int drift_from = 99, const std::string& metric = "proof.total_s",
+                  double step = 0.08) {
   const auto path = dir / ("night-" + std::to_string(night) + ".json");
-  const double a1 = night >= step_from ? 0.08 : 0.0, base = night >= drift_from ? 11.0 : 10.0;
+  const double a1 = night >= step_from ? step : 0.0, base = night >= drift_from ? 11.0 : 10.0;
   std::ofstream(path) << "{\"toggles\": [{\"id\": \"A1\"}], \"seed\": " << 100 + night
-                      << ", \"metrics\": {\"proof.total_s\": {\"base\": " << base
+                      << ", \"metrics\": {\"" << metric << "\": {\"base\": " << base
                       << ", \"noise_cv\": 0.01, \"effects\": {\"A1\": " << a1 << "}}}}\n";
   return path;
 }
@@ -77,6 +78,19 @@ TEST_F(nightly_job, clean_nights_pass) {
   for (int night = 1; night <= 8; ++night) last = nightly(dir_, scenario(dir_, night, 99), dir_ / "out");
   EXPECT_EQ(last, 0) << read(dir_ / "out" / "history.json");
   EXPECT_TRUE(fs::exists(dir_ / "out" / "report.md"));
+}
+
+// A rate is better higher: its rise is an improvement and passes, its fall is the regression.
+TEST_F(nightly_job, a_rate_regresses_when_it_falls_not_when_it_rises) {
+  const std::string rate = "synth.synthesis_constraints_per_s";
+  int last = -1;
+  for (int night = 1; night <= 12; ++night)
+    last = nightly(dir_ / "", scenario(dir_, night, 7, 99, rate, 0.08), dir_ / ("up-" + std::to_string(night)));
+  EXPECT_EQ(last, 0) << read(dir_ / "up-12" / "history.json");
+  fs::create_directories(dir_ / "down");
+  for (int night = 1; night <= 12; ++night)
+    last = nightly(dir_ / "down", scenario(dir_ / "down", night, 7, 99, rate, -0.08), dir_ / ("down-" + std::to_string(night)));
+  EXPECT_EQ(last, 1) << read(dir_ / "down-12" / "history.json");
 }
 
 TEST_F(nightly_job, the_canary_cancels_a_slower_machine) {
