@@ -1,12 +1,16 @@
-// field-bench: Google Benchmark of the Fr / Fp operations (ns per operation, dependent chains).
+// field-bench: Google Benchmark of the Fr / Fp operations (ns per operation, dependent chains) and
+// of the Fr NTT (one transform of 2^lg elements, on 1 thread and on all cores).
 //
 //   field-bench --benchmark_filter=fr_mul
+//   field-bench --benchmark_filter='ntt/20/'      # NTT 2^20: ntt/20/1 (one thread), ntt/20/0 (all)
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <vector>
 
 #include "ff/fp.hpp"
 #include "ff/fr.hpp"
+#include "ntt/ntt.hpp"
 
 namespace {
 
@@ -53,12 +57,31 @@ void inverse(benchmark::State& state) {
   }
 }
 
+// Forward NTT of 2^lg random elements; the input is restored outside the timed region. Arguments:
+// lg, threads (0 = all cores).
+void ntt(benchmark::State& state) {
+  const auto n = std::size_t{1} << state.range(0);
+  const auto threads = static_cast<unsigned>(state.range(1));
+  std::mt19937_64 rng(5);
+  std::vector<zk::fr> input(n), a(n);
+  for (auto& x : input) x = zk::fr::random(rng);
+  for (auto _ : state) {
+    state.PauseTiming();
+    a = input;
+    state.ResumeTiming();
+    zk::ntt(a, threads);
+    benchmark::DoNotOptimize(a.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
 BENCHMARK(mul<zk::fr>)->Name("fr_mul");
 BENCHMARK(sqr<zk::fr>)->Name("fr_sqr");
 BENCHMARK(add<zk::fr>)->Name("fr_add");
 BENCHMARK(inverse<zk::fr>)->Name("fr_inverse");
 BENCHMARK(mul<zk::fp>)->Name("fp_mul");
 BENCHMARK(add<zk::fp>)->Name("fp_add");
+BENCHMARK(ntt)->ArgsProduct({{16, 18, 20}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
