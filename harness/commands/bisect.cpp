@@ -129,6 +129,13 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
     }
     effects.push_back({parent, s.metric, term_name(c.toggles), c.effect, std::nullopt, c.ci_low, c.ci_high, std::nullopt, std::nullopt});
   }
+  if (!r.not_estimable.empty()) {
+    std::vector<std::string> terms;
+    for (const auto& t : r.not_estimable) terms.push_back(term_name(t));
+    notes.push_back(fmt::format("not estimable — a configuration failed in every round, and the remaining ones cannot "
+                                "separate {} from the other terms; a culprit there would go unnamed",
+                                fmt::join(terms, ", ")));
+  }
   store.replace_effects(parent, effects);
   store.set_experiment_status(parent, db::experiment_status::complete, std::chrono::system_clock::now());
 

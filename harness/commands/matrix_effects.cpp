@@ -116,6 +116,11 @@ metric_effects effects_report(const std::string& metric, const recorded_design& 
     out.table += fmt::format("  {:<22} {:>8.4f} {:>8.4f}–{:<10.4f} {:>9.2g}  {}\n", term, std::exp(e.estimate), std::exp(e.ci_low),
                              std::exp(e.ci_high), e.p_adjusted, culprit ? "yes" : "");
   }
+  for (const auto& t : f.screen.not_estimable) {
+    out.json["not_estimable"].push_back(term_name(design.factors, t));
+    out.table += fmt::format("  {:<22} not estimable: a configuration is missing and the rest cannot separate it\n",
+                             term_name(design.factors, t));
+  }
   for (const auto& e : f.screen.effects)
     out.json["screen"].push_back({{"term", term_name(design.factors, e.factors)}, {"effect", e.estimate}, {"se", e.se},
                                   {"p_adjusted", e.p_adjusted}});

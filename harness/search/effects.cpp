@@ -86,6 +86,42 @@ double column(const std::vector<int>& run, const std::vector<int>& term, bool pl
   return v;
 }
 
+// The terms the usable configurations can separate: modified Gram–Schmidt over the ±1 columns in
+// order (intercept, then the terms as given — main effects before pairs), keeping a term only when its
+// column is not in the span of those kept before it. All terms are kept for a complete design; a
+// configuration that failed in every round can leave a saturated fraction short of a row, and then the
+// last aliased terms (pairs) are dropped rather than the whole analysis. The span of the kept columns is
+// the same in 0/1 coding as long as every kept pair's main effects are kept, which this order ensures
+// except when a main effect itself is aliased.
+std::vector<std::vector<int>> estimable(const cleaned& m, const std::vector<std::vector<int>>& terms,
+                                        std::vector<std::vector<int>>& dropped) {
+  const std::size_t n = m.runs.size();
+  std::vector<std::vector<double>> basis{std::vector<double>(n, 1.0 / std::sqrt(static_cast<double>(n)))};
+  std::vector<std::vector<int>> kept;
+  for (const std::vector<int>& t : terms) {
+    std::vector<double> v(n);
+    for (std::size_t r = 0; r < n; ++r) v[r] = column(m.runs[r], t, true);
+    const double norm0 = std::sqrt(static_cast<double>(n));
+    for (const auto& q : basis) {
+      double dot = 0.0;
+      for (std::size_t r = 0; r < n; ++r) dot += q[r] * v[r];
+      for (std::size_t r = 0; r < n; ++r) v[r] -= dot * q[r];
+    }
+    double norm = 0.0;
+    for (double x : v) norm += x * x;
+    norm = std::sqrt(norm);
+    // ±1 columns have norm √n; a residual this small relative to that is a true zero.
+    if (norm <= 1e-9 * norm0) {
+      dropped.push_back(t);
+      continue;
+    }
+    for (double& x : v) x /= norm;
+    basis.push_back(std::move(v));
+    kept.push_back(t);
+  }
+  return kept;
+}
+
 // Fits intercept + terms in the chosen coding; `scale` multiplies coefficients (2 turns a ±1
 // regression coefficient into the effect E, the high-minus-low difference).
 std::vector<term_effect> fit(const cleaned& m, const std::vector<std::vector<int>>& terms, bool plus_minus,
@@ -143,8 +179,8 @@ std::vector<std::vector<int>> default_terms(const design& d) {
 
 factorial_analysis analyze_factorial(const design& d, const std::vector<std::vector<double>>& y, double confidence) {
   const cleaned m = clean(d, y);
-  const std::vector<std::vector<int>> terms = default_terms(d);
   factorial_analysis out;
+  const std::vector<std::vector<int>> terms = estimable(m, default_terms(d), out.not_estimable);
   out.configs = static_cast<int>(m.runs.size());
   out.rounds = m.rounds;
   out.sigma = m.sigma;
@@ -156,7 +192,9 @@ factorial_analysis analyze_factorial(const design& d, const std::vector<std::vec
 
 std::vector<term_effect> fit_terms(const design& d, const std::vector<std::vector<double>>& y,
                                    const std::vector<std::vector<int>>& terms, double confidence) {
-  return fit(clean(d, y), terms, false, 1.0, confidence);
+  const cleaned m = clean(d, y);
+  std::vector<std::vector<int>> dropped;
+  return fit(m, estimable(m, terms, dropped), false, 1.0, confidence);
 }
 
 double predict(const std::vector<term_effect>& attribution, const std::vector<int>& config) {

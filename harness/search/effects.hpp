@@ -34,17 +34,20 @@ struct factorial_analysis {
   // each γ its own SE without propagating covariances. Recovers γ exactly on noiseless data whose true
   // model has no terms beyond pairs.
   std::vector<term_effect> attribution;
+  // Terms the usable configurations cannot separate from those before them (a configuration that
+  // failed in every round leaves a saturated fraction short): left out of both tables, named here.
+  std::vector<std::vector<int>> not_estimable;
 };
 
 // y[c][r] = ln value of design.runs[c] in round r (NaN = missing). Pairs are estimated unless the
 // design is one-at-a-time (main effects only). Fewer than two usable rounds → SEs are NaN, p = 1 and
-// CIs are ±∞. Throws std::invalid_argument when y does not match the design or the design cannot
-// separate the terms.
+// CIs are ±∞. Terms the usable configurations cannot separate go to not_estimable (pairs first: they
+// come last). Throws std::invalid_argument when y does not match the design.
 factorial_analysis analyze_factorial(const design& d, const std::vector<std::vector<double>>& y,
                                      double confidence = 0.95);
 
 // A reduced model in 0/1 coding over chosen terms (each {j} or {i, j}), σ̂ and df as above, Holm
-// across the chosen terms. Use it to re-fit the terms a screen found active.
+// across the chosen terms; a term the configurations cannot separate from those before it is left out. Use it to re-fit the terms a screen found active.
 std::vector<term_effect> fit_terms(const design& d, const std::vector<std::vector<double>>& y,
                                    const std::vector<std::vector<int>>& terms, double confidence = 0.95);
 

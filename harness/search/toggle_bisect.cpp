@@ -78,6 +78,7 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
       }
       report.culprits.push_back(std::move(c));
     }
+    for (const std::vector<int>& t : f.screen.not_estimable) report.not_estimable.push_back(names(factors, t));
     report.analysis = std::move(f.screen);
   } else {
     report.method = "group testing";

@@ -48,6 +48,8 @@ struct bisect_report {
   // rounds per comparison on the group-testing path.
   long long full_matrix_runs = 0;
   std::optional<factorial_analysis> analysis;  // the screen, on the factorial path
+  // Terms the matrix could not estimate (a configuration failed in every round), as toggle ids.
+  std::vector<std::vector<std::string>> not_estimable;
 };
 
 // Compares `to` with `from`, then attributes the difference to toggles: k ≤ factorial_limit → a

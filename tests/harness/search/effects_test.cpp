@@ -134,6 +134,26 @@ TEST(effects, missing_configuration_and_rounds) {
   EXPECT_NEAR(find(a.attribution, {0, 1}).estimate, 0.03, 1e-12);
 }
 
+// A saturated 2^(5-1) (16 runs, 16 terms) that loses a configuration cannot fit every pair: the last
+// term in the dependency (D*E, since the lost row's contrast involves every column) is named not
+// estimable instead of the whole analysis failing, and the planted terms are still recovered exactly.
+TEST(effects, a_failed_configuration_in_a_saturated_fraction_drops_the_last_aliased_pair) {
+  const model m{{{0}, 0.05}, {{0, 1}, 0.03}, {{2}, -0.02}};
+  const design d = fractional_factorial(5);
+  auto y = matrix(d, m, 4, 0.0, 1);
+  y[6].assign(4, std::numeric_limits<double>::quiet_NaN());  // its build failed
+  const factorial_analysis a = analyze_factorial(d, y);
+  EXPECT_EQ(a.configs, 15);
+  ASSERT_EQ(a.not_estimable.size(), 1u);
+  EXPECT_EQ(a.not_estimable[0], (std::vector<int>{3, 4}));
+  EXPECT_EQ(a.attribution.size(), 14u);
+  EXPECT_NEAR(find(a.attribution, {0}).estimate, 0.05, 1e-12);
+  EXPECT_NEAR(find(a.attribution, {0, 1}).estimate, 0.03, 1e-12);
+  EXPECT_NEAR(find(a.attribution, {2}).estimate, -0.02, 1e-12);
+  const factorial_outcome o = attribute(d, matrix(d, m, 6, 0.002, 3), 0.05, 0.01);
+  EXPECT_TRUE(o.screen.not_estimable.empty()) << "a complete fraction separates every term";
+}
+
 TEST(effects, one_at_a_time_estimates_main_effects) {
   const model additive{{{0}, 0.05}, {{1}, -0.01}, {{2}, 0.0}};
   const design d = one_at_a_time(3);
