@@ -168,6 +168,13 @@ int matrix(const matrix_flags& f, const global_options& g) {
   std::string tables;
   for (const auto& metric : metrics) {
     const search::shard_values v = design_values(design, r.plan, r.samples, analysis, metric);
+    if (shards > 1) {
+      // A shard holds a part of the design: a fit of it alone would alias every term it cannot see.
+      notes.push_back(fmt::format("{}: no factorial effects from one shard — merge the shards' databases (`abtest db merge`) "
+                                  "and run `abtest matrix --analyze{}`",
+                                  metric, f.group.empty() ? " --experiment ID..." : " --group " + f.group));
+      continue;
+    }
     std::vector<std::vector<double>> y(d.runs.size(), std::vector<double>(static_cast<std::size_t>(f.rounds), NAN));
     for (std::size_t i = 0; i < v.configs.size(); ++i) y[v.configs[i]] = v.y[i];
     try {
@@ -178,11 +185,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
       tables += e.table;
       records.insert(records.end(), e.records.begin(), e.records.end());
     } catch (const std::invalid_argument& e) {
-      notes.push_back(shards > 1 ? fmt::format("{}: no factorial effects from one shard — merge the shards' databases (`abtest db merge`) "
-                                               "and run `abtest matrix --analyze{}`",
-                                               metric, f.group.empty() ? " --experiment ID..." : " --group " + f.group)
-                                 : fmt::format("{}: no factorial effects — {} (failed builds leave the design incomplete)", metric,
-                                               e.what()));
+      notes.push_back(fmt::format("{}: no factorial effects — {} (failed builds leave the design incomplete)", metric, e.what()));
     }
   }
   store.replace_effects(r.experiment_id, records);

@@ -181,6 +181,14 @@ factorial_analysis analyze_factorial(const design& d, const std::vector<std::vec
   const cleaned m = clean(d, y);
   factorial_analysis out;
   const std::vector<std::vector<int>> terms = estimable(m, default_terms(d), out.not_estimable);
+  for (const std::vector<int>& t : out.not_estimable) {
+    // Dropping pairs keeps the main effects honest under the usual negligible-interaction premise;
+    // an aliased main effect would be credited to another toggle.
+    if (t.size() == 1)
+      throw std::invalid_argument("error: too many configurations are missing to separate the main effects (" +
+                                  std::to_string(m.runs.size()) + " of " + std::to_string(d.runs.size()) +
+                                  " measured) — fix the failed builds or rerun the failed samples");
+  }
   out.configs = static_cast<int>(m.runs.size());
   out.rounds = m.rounds;
   out.sigma = m.sigma;

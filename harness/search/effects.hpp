@@ -42,7 +42,8 @@ struct factorial_analysis {
 // y[c][r] = ln value of design.runs[c] in round r (NaN = missing). Pairs are estimated unless the
 // design is one-at-a-time (main effects only). Fewer than two usable rounds → SEs are NaN, p = 1 and
 // CIs are ±∞. Terms the usable configurations cannot separate go to not_estimable (pairs first: they
-// come last). Throws std::invalid_argument when y does not match the design.
+// come last). Throws std::invalid_argument when y does not match the design or a main effect cannot
+// be separated.
 factorial_analysis analyze_factorial(const design& d, const std::vector<std::vector<double>>& y,
                                      double confidence = 0.95);
 

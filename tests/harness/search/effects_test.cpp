@@ -152,6 +152,9 @@ TEST(effects, a_failed_configuration_in_a_saturated_fraction_drops_the_last_alia
   EXPECT_NEAR(find(a.attribution, {2}).estimate, -0.02, 1e-12);
   const factorial_outcome o = attribute(d, matrix(d, m, 6, 0.002, 3), 0.05, 0.01);
   EXPECT_TRUE(o.screen.not_estimable.empty()) << "a complete fraction separates every term";
+  // With a quarter of the fraction left, main effects alias each other: no answer rather than a wrong one.
+  for (std::size_t c = 4; c < y.size(); ++c) y[c].assign(4, std::numeric_limits<double>::quiet_NaN());
+  EXPECT_THROW(analyze_factorial(d, y), std::invalid_argument);
 }
 
 TEST(effects, one_at_a_time_estimates_main_effects) {
