@@ -17,6 +17,32 @@ constexpr std::array<std::string_view, 20> reporter_keys{
     "family_index", "per_family_instance_index", "aggregate_name", "aggregate_unit",
     "error_occurred", "error_message", "label",  "big_o",  "rms", "complexity_n"};
 
+// Google Benchmark appends run settings to a benchmark's name ("BM_x/8/iterations:3",
+// "/min_time:0.500", "/repeats:5", "/min_warmup_time:1.000"). They say how long it was measured, not
+// what: dropping them keeps a metric's name, and its history, when a manifest fixes the iteration
+// count. Arguments, /threads:N, /real_time and /manual_time stay: they change what is measured.
+std::string without_run_settings(const std::string& name) {
+  constexpr std::array<std::string_view, 4> settings{"iterations:", "min_time:", "repeats:", "min_warmup_time:"};
+  std::string out;
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    const std::size_t slash = name.find('/', start);
+    const std::string_view part = std::string_view(name).substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    bool setting = start > 0;  // the function name itself is never dropped
+    if (setting) {
+      setting = false;
+      for (auto prefix : settings) setting = setting || part.substr(0, prefix.size()) == prefix;
+    }
+    if (!setting) {
+      if (start > 0) out += '/';
+      out += part;
+    }
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return out;
+}
+
 bool is_reporter_key(std::string_view key) {
   for (auto k : reporter_keys) {
     if (k == key) return true;
@@ -70,7 +96,7 @@ parsed_output parse_gbench(std::string_view bench, std::string_view text) {
                        : row.contains("name") && row["name"].is_string()   ? &row["name"]
                                                                            : nullptr;
     if (name == nullptr) return detail::bad_output("a benchmark row has no name — is this Google Benchmark JSON?");
-    const std::string metric = fmt::format("{}.{}", bench, sanitize_metric_name(name->get<std::string>()));
+    const std::string metric = fmt::format("{}.{}", bench, sanitize_metric_name(without_run_settings(name->get<std::string>())));
     if (row.value("error_occurred", false))
       return detail::bad_output(fmt::format("benchmark {} reported an error: {} — fix the benchmark "
                                             "(SkipWithError) before measuring",

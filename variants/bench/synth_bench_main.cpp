@@ -1,7 +1,10 @@
 // synth-bench: Google Benchmark timing of circuit synthesis only (the manifest's `synth` benchmark).
 //
-//   synth-bench --benchmark_format=json --preset=small [--seed=N]
+//   synth-bench --benchmark_format=json --preset=small [--seed=N] [--iterations=N]
 //
+// --iterations=N fixes the number of timed syntheses (default: Google Benchmark's own choice, by
+// --benchmark_min_time). The manifest fixes it so that every arm does the same work per process:
+// otherwise a faster build runs more iterations and its process wall_s reads SLOWER.
 // Inputs are generated and counted before benchmarking (as cuzk's synth-only loads C1 output
 // first). One benchmark, `synthesis`: every partition of the preset synthesized with this build's
 // A1 / A2 levels; the assignments are freed with the timer paused. The context carries
@@ -9,8 +12,10 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,7 +26,17 @@ namespace {
 struct options {
   std::string preset = "small";
   uint64_t seed = 1;
+  int iterations = 0;  // 0 = Google Benchmark decides
 };
+
+// A whole decimal number, or invalid_argument naming the flag.
+uint64_t number(const std::string& flag, const std::string& text) {
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+    throw std::invalid_argument(flag + " takes a whole number, got '" + text + "'");
+  return v;
+}
 
 // Takes --preset=NAME and --seed=N out of argv (Google Benchmark rejects flags it does not know).
 options take_own_flags(int& argc, char** argv) {
@@ -34,7 +49,11 @@ options take_own_flags(int& argc, char** argv) {
     } else if (arg == "--preset" && i + 1 < argc) {
       o.preset = argv[++i];
     } else if (arg.rfind("--seed=", 0) == 0) {
-      o.seed = std::stoull(arg.substr(7));
+      o.seed = number("--seed", arg.substr(7));
+    } else if (arg.rfind("--iterations=", 0) == 0) {
+      const uint64_t n = number("--iterations", arg.substr(13));
+      if (n < 1 || n > 1'000'000) throw std::invalid_argument("--iterations must be 1…1000000, got " + arg.substr(13));
+      o.iterations = static_cast<int>(n);
     } else {
       argv[out++] = argv[i];
     }
@@ -69,7 +88,7 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("aux_density_a_b", fmt::format("{:.4f}/{:.4f}", s.a_aux_density(), s.b_aux_density()));
 
     // Wall time of the synthesis alone: the timer pauses before the assignments are freed.
-    benchmark::RegisterBenchmark("synthesis", [](benchmark::State& state) {
+    auto* bench = benchmark::RegisterBenchmark("synthesis", [](benchmark::State& state) {
       double timed_s = 0, cpu_s = 0;
       for (auto _ : state) {
         const auto r = zk::bench::run_synthesis(job, false, [&state] { state.PauseTiming(); });
@@ -83,7 +102,9 @@ int main(int argc, char** argv) {
       state.counters["constraints"] = constraints;
       // Single-threaded synthesis: this is also the per-thread throughput.
       state.counters["constraints_per_s"] = constraints * static_cast<double>(state.iterations()) / timed_s;
-    })->Unit(benchmark::kMillisecond);
+    });
+    bench->Unit(benchmark::kMillisecond);
+    if (opt.iterations > 0) bench->Iterations(opt.iterations);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

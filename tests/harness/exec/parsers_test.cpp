@@ -94,6 +94,21 @@ TEST(parse_gbench, names_are_sanitized) {
   EXPECT_TRUE(p.metrics.contains("g.BM_x_int__threads_2_real_time_s"));
 }
 
+// Run settings (a fixed iteration count, min_time, repetitions) do not rename a metric; arguments,
+// threads and the time mode do.
+TEST(parse_gbench, run_settings_leave_the_metric_name_alone) {
+  const std::string text = R"({"benchmarks": [
+    {"name": "synthesis/iterations:3", "run_type": "iteration", "real_time": 5, "time_unit": "ms", "iterations": 3, "cpu_s": 0.4},
+    {"name": "BM_y/8/min_time:0.500/repeats:2/threads:2/real_time", "run_type": "iteration", "real_time": 7, "time_unit": "ns",
+     "iterations": 1}]})";
+  const auto p = parse_gbench("g", text);
+  ASSERT_EQ(p.status, sample_status::ok) << p.error;
+  EXPECT_DOUBLE_EQ(p.metrics.at("g.synthesis_s"), 0.005);
+  EXPECT_DOUBLE_EQ(p.metrics.at("g.synthesis_cpu_s"), 0.4);
+  EXPECT_TRUE(p.metrics.contains("g.BM_y_8_threads_2_real_time_s"));
+  EXPECT_EQ(p.metrics.size(), 3u);
+}
+
 TEST(parse_gbench, error_rows_make_bad_output) {
   const std::string text = R"({"benchmarks": [{"name": "BM_x", "run_type": "iteration", "error_occurred": true,
     "error_message": "no device", "real_time": 0, "time_unit": "ns", "iterations": 0}]})";
