@@ -134,7 +134,6 @@ std::vector<term_effect> fit(const cleaned& m, const std::vector<std::vector<int
   }
   const ls_fit f = least_squares(x, m.means);
   std::vector<term_effect> out;
-  std::vector<double> p;
   const bool have_se = std::isfinite(m.sigma) && m.df > 0.0;
   for (std::size_t i = 0; i < terms.size(); ++i) {
     term_effect e;
@@ -143,24 +142,9 @@ std::vector<term_effect> fit(const cleaned& m, const std::vector<std::vector<int
     // Cov(β̂) = σ²/R · (XᵀX)⁻¹ because each configuration mean averages R rounds.
     e.se = have_se ? scale * m.sigma * std::sqrt(f.xtx_inverse[i + 1][i + 1] / m.rounds)
                    : std::numeric_limits<double>::quiet_NaN();
-    e.ci_low = -inf;
-    e.ci_high = inf;
-    if (have_se && e.se > 0.0) {
-      const boost::math::students_t dist(m.df);
-      const double q = boost::math::quantile(boost::math::complement(dist, (1.0 - confidence) / 2.0));
-      e.t = e.estimate / e.se;
-      e.p_value = 2.0 * boost::math::cdf(boost::math::complement(dist, std::abs(e.t)));
-      e.ci_low = e.estimate - q * e.se;
-      e.ci_high = e.estimate + q * e.se;
-    } else if (have_se) {  // σ̂ = 0: every round agrees exactly
-      e.ci_low = e.ci_high = e.estimate;
-      e.p_value = e.estimate != 0.0 ? 0.0 : 1.0;
-    }
-    p.push_back(e.p_value);
     out.push_back(std::move(e));
   }
-  const std::vector<double> adjusted = stats::holm_adjust(p);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i].p_adjusted = adjusted[i];
+  complete_table(out, have_se, m.df, confidence);
   return out;
 }
 
@@ -176,6 +160,28 @@ std::vector<std::vector<int>> default_terms(const design& d) {
 }
 
 }  // namespace
+
+void complete_table(std::vector<term_effect>& table, bool have_se, double df, double confidence) {
+  std::vector<double> p;
+  for (term_effect& e : table) {
+    e.ci_low = -inf;
+    e.ci_high = inf;
+    if (have_se && e.se > 0.0) {
+      const boost::math::students_t dist(df);
+      const double q = boost::math::quantile(boost::math::complement(dist, (1.0 - confidence) / 2.0));
+      e.t = e.estimate / e.se;
+      e.p_value = 2.0 * boost::math::cdf(boost::math::complement(dist, std::abs(e.t)));
+      e.ci_low = e.estimate - q * e.se;
+      e.ci_high = e.estimate + q * e.se;
+    } else if (have_se) {  // σ̂ = 0: every round agrees exactly
+      e.ci_low = e.ci_high = e.estimate;
+      e.p_value = e.estimate != 0.0 ? 0.0 : 1.0;
+    }
+    p.push_back(e.p_value);
+  }
+  const std::vector<double> adjusted = stats::holm_adjust(p);
+  for (std::size_t i = 0; i < table.size(); ++i) table[i].p_adjusted = adjusted[i];
+}
 
 factorial_analysis analyze_factorial(const design& d, const std::vector<std::vector<double>>& y, double confidence) {
   const cleaned m = clean(d, y);

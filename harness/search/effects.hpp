@@ -52,6 +52,10 @@ factorial_analysis analyze_factorial(const design& d, const std::vector<std::vec
 std::vector<term_effect> fit_terms(const design& d, const std::vector<std::vector<double>>& y,
                                    const std::vector<std::vector<int>>& terms, double confidence = 0.95);
 
+// From each term's estimate and se: t and p on `df`, the CI at `confidence`, Holm across the table.
+// Without an error estimate (have_se false) p stays 1 and the CI is ±∞; σ̂ = 0 gives a point CI.
+void complete_table(std::vector<term_effect>& table, bool have_se, double df, double confidence);
+
 // Σ of the 0/1 terms active in `config` (a term is active when all its factors are 1).
 double predict(const std::vector<term_effect>& attribution, const std::vector<int>& config);
 

@@ -16,6 +16,12 @@ struct factorial_outcome {
   std::vector<term_effect> culprits;    // refit terms with Holm p < α and |γ| > ln(1 + margin)
 };
 
+// The terms a screen found active (Holm p < α) with the main effects of each active pair
+// (heredity), main effects first.
+std::vector<std::vector<int>> active_terms(const std::vector<term_effect>& screen, double alpha);
+// The re-fitted terms named culprits: Holm p < α and |γ| > ln(1 + margin).
+std::vector<term_effect> culprits_among(const std::vector<term_effect>& refit, double alpha, double margin);
+
 // The active-term selection and re-fit on a measured matrix (no oracle): exposed for tests.
 factorial_outcome attribute(const design& plan, const std::vector<std::vector<double>>& log_values, double alpha,
                             double margin);

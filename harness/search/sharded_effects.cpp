@@ -1,7 +1,6 @@
 // Factorial effects over shards, each paired with its own base, by generalized least squares.
 #include "harness/search/sharded_effects.hpp"
 
-#include <boost/math/distributions/students_t.hpp>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,13 +9,11 @@
 #include <string>
 
 #include "harness/search/least_squares.hpp"
-#include "harness/stats/multiple_testing.hpp"
 
 namespace abtest::search {
 namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-constexpr double inf = std::numeric_limits<double>::infinity();
 
 // One non-base configuration: its difference from its shard's base.
 struct difference {
@@ -107,28 +104,6 @@ double column(const std::vector<int>& run, const std::vector<int>& term) {
 }
 
 // t statistics, CIs and Holm for estimates with known standard errors (σ̂ already in them).
-void finish(std::vector<term_effect>& out, bool have_se, double df, double confidence) {
-  std::vector<double> p;
-  for (term_effect& e : out) {
-    e.ci_low = -inf;
-    e.ci_high = inf;
-    if (have_se && e.se > 0.0) {
-      const boost::math::students_t dist(df);
-      const double q = boost::math::quantile(boost::math::complement(dist, (1.0 - confidence) / 2.0));
-      e.t = e.estimate / e.se;
-      e.p_value = 2.0 * boost::math::cdf(boost::math::complement(dist, std::abs(e.t)));
-      e.ci_low = e.estimate - q * e.se;
-      e.ci_high = e.estimate + q * e.se;
-    } else if (have_se) {  // σ̂ = 0: every round agrees exactly
-      e.ci_low = e.ci_high = e.estimate;
-      e.p_value = e.estimate != 0.0 ? 0.0 : 1.0;
-    }
-    p.push_back(e.p_value);
-  }
-  const std::vector<double> adjusted = stats::holm_adjust(p);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i].p_adjusted = adjusted[i];
-}
-
 struct gls {
   std::vector<double> gamma;
   std::vector<std::vector<double>> cov;  // Cov(γ̂) / σ²
@@ -179,7 +154,7 @@ std::vector<term_effect> gamma_table(const pooled& p, const gls& g, const std::v
     e.se = have_se ? p.sigma * std::sqrt(g.cov[i][i]) : nan;
     out.push_back(std::move(e));
   }
-  finish(out, have_se, p.df, confidence);
+  complete_table(out, have_se, p.df, confidence);
   return out;
 }
 
@@ -213,7 +188,7 @@ std::vector<term_effect> effect_table(const pooled& p, const gls& g, const std::
     e.se = have_se ? p.sigma * std::sqrt(std::max(var, 0.0)) : nan;
     out.push_back(std::move(e));
   }
-  finish(out, have_se, p.df, confidence);
+  complete_table(out, have_se, p.df, confidence);
   return out;
 }
 
@@ -237,20 +212,11 @@ factorial_outcome attribute_sharded(const design& d, const std::vector<shard_val
   factorial_outcome out;
   out.plan = d;
   out.screen = analyze_sharded(d, shards);
-  std::set<std::vector<int>> active;
-  for (const term_effect& e : out.screen.effects)
-    if (e.p_adjusted < alpha) {
-      active.insert(e.factors);
-      for (int j : e.factors) active.insert({j});  // heredity: a pair brings its main effects
-    }
-  if (active.empty()) return out;
-  std::vector<std::vector<int>> terms(active.begin(), active.end());
-  std::stable_sort(terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  const std::vector<std::vector<int>> terms = active_terms(out.screen.effects, alpha);
+  if (terms.empty()) return out;
   const pooled p = prepare(d, shards);
   out.refit = gamma_table(p, fit_gls(d, p, terms), terms, 0.95);
-  const double band = std::log1p(margin);
-  for (const term_effect& e : out.refit)
-    if (e.p_adjusted < alpha && std::abs(e.estimate) > band) out.culprits.push_back(e);
+  out.culprits = culprits_among(out.refit, alpha, margin);
   return out;
 }
 
