@@ -9,6 +9,7 @@
 #include <random>
 
 #include "harness/commands/command.hpp"
+#include "harness/core/analysis.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/experiment/experiment.hpp"
@@ -123,7 +124,8 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
     if (c.confirmed) j["confirmed"] = *c.confirmed;
     if (c.confirmed.value_or(true)) {
       culprits.push_back(j);
-      regression = regression || c.effect > 0;
+      // A culprit that makes a rate (`*_per_s`) rise is an improvement, one that makes a time rise is not.
+      regression = regression || (metric_direction(s.metric) == stats::better::higher ? c.effect < 0 : c.effect > 0);
     } else {
       rejected.push_back(j);
     }

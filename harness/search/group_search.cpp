@@ -13,9 +13,11 @@ enum class outcome { bad, good, unknown };
 
 class searcher {
  public:
-  searcher(search_session& s, const levels& from, const std::vector<factor>& factors, stats::verdict direction,
+  // direction: the overall verdict being explained; up: whether its log ratio is positive (a rate that
+  // fell is SLOWER with a negative log ratio, a time that rose is SLOWER with a positive one).
+  searcher(search_session& s, const levels& from, const std::vector<factor>& factors, stats::verdict direction, bool up,
            double margin, double alpha)
-      : session_(s), from_(from), factors_(factors), direction_(direction), band_(std::log1p(margin)) {
+      : session_(s), from_(from), factors_(factors), direction_(direction), up_(up), band_(std::log1p(margin)) {
     how_.margin = margin;
     how_.alpha = alpha;
     how_.settled = [this](const comparison& c) { return classify(c) != outcome::unknown; };
@@ -27,7 +29,7 @@ class searcher {
     if (c.verdict != stats::verdict::inconclusive) return outcome::good;
     // INCONCLUSIVE, but the always-valid CI already rules out a material effect in the searched
     // direction: the subset holds no culprit worth finding.
-    const bool excluded = direction_ == stats::verdict::slower ? c.estimate.ci_high < band_ : c.estimate.ci_low > -band_;
+    const bool excluded = up_ ? c.estimate.ci_high < band_ : c.estimate.ci_low > -band_;
     return excluded ? outcome::good : outcome::unknown;
   }
 
@@ -121,6 +123,7 @@ class searcher {
   const levels& from_;
   const std::vector<factor>& factors_;
   stats::verdict direction_;
+  bool up_;
   double band_;
   ask_options how_;
   std::vector<int> unresolved_;
@@ -133,7 +136,7 @@ group_outcome group_search(search_session& session, const levels& from, const st
   group_outcome out;
   const stats::verdict direction = overall.verdict;
   if (direction != stats::verdict::slower && direction != stats::verdict::faster) return out;
-  searcher s(session, from, factors, direction, margin, alpha);
+  searcher s(session, from, factors, direction, overall.estimate.estimate > 0.0, margin, alpha);
   std::vector<int> all(factors.size());
   for (std::size_t j = 0; j < all.size(); ++j) all[j] = static_cast<int>(j);
   out.culprits = s.search(all, {}, true, &overall).value_or(std::vector<group_culprit>{});

@@ -22,15 +22,20 @@ std::vector<std::string> names(const std::vector<factor>& factors, const std::ve
 // from must (`added`).
 bool confirm(search_session& session, const levels& to, const std::vector<factor>& factors,
              const std::vector<int>& members, double effect, const comparison& added, const ask_options& how) {
-  const stats::verdict direction = effect > 0.0 ? stats::verdict::slower : stats::verdict::faster;
+  // By the sign of the log ratio, not the verdict's name: for a rate (better higher) a positive
+  // effect is FASTER.
+  const bool up = effect > 0.0;
+  const auto moves_with_effect = [up](const comparison& c) {
+    const bool decisive = c.verdict == stats::verdict::slower || c.verdict == stats::verdict::faster;
+    return decisive && (c.estimate.estimate > 0.0) == up;
+  };
   levels without = to;
   for (int j : members) {
     const factor& f = factors[static_cast<std::size_t>(j)];
     without[f.toggle] = f.low;
   }
   const comparison removed = session.measure(to, without, how);
-  return removed.verdict != direction && removed.verdict != stats::verdict::inconclusive &&
-         added.verdict == direction;
+  return !moves_with_effect(removed) && removed.verdict != stats::verdict::inconclusive && moves_with_effect(added);
 }
 
 levels with_members(const levels& from, const std::vector<factor>& factors, const std::vector<int>& members) {

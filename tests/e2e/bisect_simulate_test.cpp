@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 
 #include "tests/e2e/bisect_test_support.hpp"
 
@@ -70,6 +71,29 @@ TEST(bisect_simulate, no_regression_exits_zero) {
   const auto j = json_of(r);
   EXPECT_TRUE(j["culprits"].empty()) << j.dump(2);
   EXPECT_NE(j["verdict"], "slower");
+}
+
+// Bisecting a rate (better higher): the toggle that lowers it is a regression culprit and exits 1;
+// the same toggle raising it is an improvement, named but exiting 0.
+TEST(bisect_simulate, a_rate_regresses_when_it_falls) {
+  scratch dir("bisect-rate");
+  const std::string metric = "synth.synthesis_constraints_per_s";
+  for (const double effect : {-0.1, 0.1}) {
+    const auto file = dir.path() / ("rate" + std::to_string(effect) + ".json");
+    std::ofstream(file) << R"({"toggles": [{"id": "A1"}, {"id": "A2"}], "seed": 5, "metrics": {")" << metric
+                        << R"(": {"base": 2.8e6, "noise_cv": 0.01, "effects": {"A2": )" << effect << "}}}}\n";
+    const auto r = run_abtest({"--json", "--db", (dir.path() / "r.db").string(), "bisect", "--simulate", file.string(),
+                               "--metric", metric, "--seed", seed});
+    const auto j = json_of(r);
+    EXPECT_EQ(culprit_sets(j), (std::set<std::vector<std::string>>{{"A2"}})) << j.dump(2);
+    if (effect < 0) {
+      EXPECT_EQ(r.code, 1) << "a falling rate is the regression\n" << r.err;
+      EXPECT_EQ(j["verdict"], "slower");
+    } else {
+      EXPECT_EQ(r.code, 0) << "a rising rate is an improvement\n" << r.err;
+      EXPECT_EQ(j["verdict"], "faster");
+    }
+  }
 }
 
 TEST(bisect_simulate, metric_must_exist) {
