@@ -24,7 +24,7 @@ namespace {
 
 struct bisect_flags {
   std::string from = "base", to = "all", metric, simulate, commits;
-  std::vector<std::string> toggles;
+  std::vector<std::string> toggles, params;
   int rounds = 0;  // 0: adaptive comparisons and a 6-round matrix
   double margin_pct = 1.0;
   std::optional<std::uint64_t> seed;
@@ -68,7 +68,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   s.metric = choose_metric(m, f.metric, scenario ? &*scenario : nullptr);
   s.fixed_rounds = f.rounds;
   s.warmups = scenario ? 0 : m.find_benchmark(benchmark_of(s.metric))->warmups;
-  s.params = m.params;
+  s.params = parse_params(m, f.params);
   s.seed = f.seed ? *f.seed : std::random_device{}();
   if (scenario) {
     s.simulate = std::filesystem::absolute(f.simulate).string();
@@ -223,7 +223,7 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   s.metric = choose_metric(m, f.metric, nullptr);
   s.fixed_rounds = f.rounds;
   s.warmups = m.find_benchmark(benchmark_of(s.metric))->warmups;
-  s.params = m.params;
+  s.params = parse_params(m, f.params);
   s.seed = f.seed ? *f.seed : std::random_device{}();
   s.command_line = g.command_line;
   auto store = open_store(db_path(g, &m));
@@ -303,6 +303,7 @@ static const registrar reg(40, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--from", f->from, "the good end, a variant SPEC (default: base)");
   cmd->add_option("--to", f->to, "the slow end, a variant SPEC (default: all)");
   cmd->add_option("--metric", f->metric, "the metric searched (default: proof.total_s, else the only <bench>.total_s)");
+  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable), e.g. preset=tiny");
   cmd->add_option("--commits", f->commits, "GOOD..BAD: find the first commit that is slower than GOOD");
   cmd->add_option("--toggle,-t", f->toggles, "with --commits: the variant built at every commit (default: base)");
   cmd->add_option("--rounds,-n", f->rounds, "fixed rounds per comparison and matrix (default: adaptive, 10–50; matrix 6)");

@@ -17,7 +17,7 @@ namespace {
 
 struct check_flags {
   std::string against, metric;
-  std::vector<std::string> toggles;
+  std::vector<std::string> toggles, params;
   int rounds = 0;
   double margin_pct = 1.0;
   int jobs = 0;
@@ -39,7 +39,7 @@ int check(const check_flags& f, const global_options& g) {
   s.metric = choose_metric(m, f.metric, nullptr);
   s.fixed_rounds = f.rounds;
   s.warmups = m.find_benchmark(benchmark_of(s.metric))->warmups;
-  s.params = m.params;
+  s.params = parse_params(m, f.params);
   s.seed = std::random_device{}();
   s.command_line = g.command_line;
   auto store = open_store(db_path(g, &m));
@@ -93,6 +93,7 @@ static const registrar reg(45, [](CLI::App& app, global_options& g, action& act)
   auto* cmd = app.add_subcommand("check", "for `git bisect run`: exit 0 if the checkout is not slower than REV, 1 if it is, 125 to skip");
   cmd->add_option("--against", f->against, "the good revision (default: the newest refs/bisect/good-*)");
   cmd->add_option("--metric", f->metric, "the metric compared (default: proof.total_s, else the only <bench>.total_s)");
+  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable), e.g. preset=tiny");
   cmd->add_option("--toggle,-t", f->toggles, "the variant built on both sides (default: base)");
   cmd->add_option("--rounds,-n", f->rounds, "fixed rounds (default: adaptive, 10–50)");
   cmd->add_option("--margin", f->margin_pct, "practical margin in percent (default 1)");

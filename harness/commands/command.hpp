@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ std::vector<register_fn> registered_commands();
 // --- helpers shared by the commands (commands/context.cpp) ---------------------------------
 
 manifest load_manifest_for(const global_options& g);
+// The manifest's params with `--param K=V` overrides applied; an unknown key or a missing `=` is a
+// usage error naming the known keys.
+std::map<std::string, std::string> parse_params(const manifest& m, const std::vector<std::string>& items);
 // --db, else $ABTEST_DB, else <manifest dir>/.abtest/results.db (./.abtest/results.db without one).
 std::filesystem::path db_path(const global_options& g, const manifest* m);
 // Opens (creating, migrating) the results database for writing; marks experiments whose process

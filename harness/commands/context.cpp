@@ -1,11 +1,13 @@
 // Helpers every subcommand shares: the manifest, the results database, the progress line.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <ranges>
 
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
@@ -91,6 +93,21 @@ void progress_line::clear() {
   fmt::print(stderr, "\r{}\r", std::string(width_, ' '));
   std::fflush(stderr);
   width_ = 0;
+}
+
+std::map<std::string, std::string> parse_params(const manifest& m, const std::vector<std::string>& items) {
+  auto params = m.params;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw usage_error(fmt::format("--param {}: expected K=V — e.g. --param preset=tiny", item));
+    const std::string key = item.substr(0, eq);
+    if (!m.params.count(key))
+      throw usage_error(fmt::format("--param {}: the manifest has no parameter \"{}\" — known: {}", item, key,
+                                    fmt::join(std::views::keys(m.params), ", ")));
+    params[key] = item.substr(eq + 1);
+  }
+  return params;
 }
 
 }  // namespace abtest::cli

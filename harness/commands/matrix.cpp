@@ -27,7 +27,7 @@ namespace {
 
 struct matrix_flags {
   std::string design = "full", simulate, shard, group, canary;
-  std::vector<std::string> toggles, metrics, experiments;
+  std::vector<std::string> toggles, metrics, experiments, params;
   int rounds = 6;
   bool nightly = false, analyze = false;
   double margin_pct = 1.0;
@@ -103,7 +103,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
   s.metric = f.metrics.empty() ? m.benchmarks.front().name + ".total_s" : f.metrics.front();
   for (const auto& b : m.benchmarks) s.benchmarks.push_back(b.name);
   s.warmups = scenario ? 0 : m.benchmarks.front().warmups;
-  s.params = m.params;
+  s.params = parse_params(m, f.params);
   s.seed = f.seed ? *f.seed : std::random_device{}();
   if (scenario) {
     s.simulate = std::filesystem::absolute(f.simulate).string();
@@ -232,6 +232,7 @@ static const registrar reg(35, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--rounds,-n", f->rounds, "interleaved rounds (default 6)");
   cmd->add_option("--toggle,-t", f->toggles, "a factor, ID or ID=LEVEL (repeatable; default: every toggle not inert here)");
   cmd->add_option("--metric", f->metrics, "metrics to attribute (repeatable; default: each benchmark's total)");
+  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable), e.g. preset=tiny");
   cmd->add_option("--margin", f->margin_pct, "practical margin in percent for culprits (default 1)");
   cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
   cmd->add_flag("--nightly", f->nightly, "record the experiment as the nightly matrix");

@@ -20,7 +20,7 @@ namespace abtest::cli {
 namespace {
 
 struct noise_flags {
-  std::vector<std::string> toggles, metrics;
+  std::vector<std::string> toggles, metrics, params;
   std::vector<std::string> layout{"-DCMAKE_CXX_FLAGS=-falign-functions=64 -falign-loops=32"};
   int rounds = 10;
   std::string simulate;
@@ -61,7 +61,7 @@ int noise_floor(const noise_flags& f, const global_options& g) {
   for (const auto& bench : m.benchmarks) s.benchmarks.push_back(bench.name);
   s.metric = m.benchmarks.front().name + ".total_s";
   s.warmups = scenario ? 0 : m.benchmarks.front().warmups;
-  s.params = m.params;
+  s.params = parse_params(m, f.params);
   s.seed = f.seed ? *f.seed : std::random_device{}();
   if (scenario) {
     s.simulate = std::filesystem::absolute(f.simulate).string();
@@ -109,6 +109,7 @@ static const registrar reg(50, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--toggle,-t", f->toggles, "the variant, ID or ID=LEVEL (repeatable; default: base)");
   cmd->add_option("--rounds,-n", f->rounds, "interleaved rounds (default 10)");
   cmd->add_option("--metric", f->metrics, "only these metrics (repeatable; default: all)");
+  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable), e.g. preset=tiny");
   cmd->add_option("--layout", f->layout, "extra cmake arguments of the A′ build (default: -falign-functions=64 -falign-loops=32)");
   cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
   cmd->add_option("--seed", f->seed, "seed of the round order (default: random, recorded)");

@@ -33,21 +33,6 @@ struct run_flags {
   std::string command_line;
 };
 
-std::map<std::string, std::string> parse_params(const manifest& m, const std::vector<std::string>& items) {
-  auto params = m.params;
-  for (const auto& item : items) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw usage_error(fmt::format("--param {}: expected K=V — e.g. --param preset=tiny", item));
-    const std::string key = item.substr(0, eq);
-    if (!m.params.count(key))
-      throw usage_error(fmt::format("--param {}: the manifest has no parameter \"{}\" — known: {}", item, key,
-                                    fmt::join(std::views::keys(m.params), ", ")));
-    params[key] = item.substr(eq + 1);
-  }
-  return params;
-}
-
 // Checks that every arm's binaries are still the ones the experiment started with.
 void check_binaries_unchanged(const manifest& m, const run_plan& plan) {
   for (const auto& arm : plan.arms) {

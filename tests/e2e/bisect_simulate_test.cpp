@@ -96,6 +96,17 @@ TEST(bisect_simulate, a_rate_regresses_when_it_falls) {
   }
 }
 
+// bisect and matrix take --param as run does; an unknown key is a usage error that names it.
+TEST(bisect_simulate, param_overrides_are_validated) {
+  scratch dir("bisect-param");
+  for (const char* command : {"bisect", "matrix"}) {
+    const auto r = run_abtest({"--db", (dir.path() / "r.db").string(), command, "--simulate",
+                               (scenarios / "incident.json").string(), "--param", "preset=tiny"});
+    EXPECT_EQ(r.code, 2) << command << "\n" << r.err;
+    EXPECT_NE(r.err.find("--param preset=tiny: the manifest has no parameter \"preset\""), std::string::npos) << r.err;
+  }
+}
+
 TEST(bisect_simulate, metric_must_exist) {
   scratch dir("bisect-metric");
   const auto r = run_abtest({"--db", (dir.path() / "r.db").string(), "bisect", "--simulate",
