@@ -4,7 +4,7 @@
 #
 # Usage: scripts/nightly.sh [--out DIR] [--db FILE] [--manifest FILE] [--simulate SCENARIO]
 #                           [--rounds N] [--canary REF] [--shard I/N --group ID] [--no-report]
-#                           [--history-only]
+#                           [--history-only] [--seed S]
 #   --out DIR        where the reports go (default .abtest/nightly/<UTC date>)
 #   --simulate FILE  draw samples from a scenario file (DESIGN §12) instead of building and running
 #   --canary REF     also run base built at the frozen commit REF (a tag such as abtest-canary) as the
@@ -13,6 +13,7 @@
 #                    all-off configuration). Default: $ABTEST_CANARY; none when unset.
 #   --shard I/N      run one shard only and skip history and reports (scripts/nightly.slurm merges);
 #   --group ID       with --shard: the night's id shared by its shards (abtest matrix --analyze --group)
+#   --seed S         seed of the matrix's round order (default: random, recorded) — reproducible nights
 #   --history-only   run no matrix: history and reports of what the database holds (the Slurm merge job)
 # Environment: ABTEST (the abtest command, default ./abtest beside this script's repository).
 #
@@ -41,7 +42,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 abtest="${ABTEST:-$root/abtest}"
-out="" db="" manifest="" simulate="" rounds="" shard="" group="" canary="${ABTEST_CANARY:-}" report=1 matrix_run=1
+out="" db="" manifest="" simulate="" rounds="" seed="" shard="" group="" canary="${ABTEST_CANARY:-}" report=1 matrix_run=1
 while (($#)); do
   case "$1" in
     --out) out="$2"; shift 2 ;;
@@ -49,6 +50,7 @@ while (($#)); do
     --manifest) manifest="$2"; shift 2 ;;
     --simulate) simulate="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
     --shard) shard="$2"; shift 2 ;;
     --group) group="$2"; shift 2 ;;
     --canary) canary="$2"; shift 2 ;;
@@ -67,6 +69,7 @@ global=()
 matrix=(matrix --nightly)
 [[ -n "$simulate" ]] && matrix+=(--simulate "$simulate")
 [[ -n "$rounds" ]] && matrix+=(--rounds "$rounds")
+[[ -n "$seed" ]] && matrix+=(--seed "$seed")
 [[ -n "$shard" ]] && matrix+=(--shard "$shard")
 [[ -n "$group" ]] && matrix+=(--group "$group")
 [[ -n "$canary" ]] && matrix+=(--canary "$canary")
