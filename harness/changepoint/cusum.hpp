@@ -34,13 +34,13 @@ struct cusum_result {
 
 // Two-sided tabular CUSUM (Page 1954, "Continuous inspection schemes", Biometrika 41):
 // S⁺_t = max(0, S⁺_{t−1} + z_t − k), S⁻_t = max(0, S⁻_{t−1} − z_t − k), z = (x − μ̂)/σ̂, over the
-// latest `window` nights (but never before start + min_reference). μ̂ = mean and σ̂ = SD (the series
-// is outlier-screened first) of the points from `start` (the last change point) up to there: estimating the level from more
-// than a handful of points keeps its error from accumulating in the sums — with 10 reference
-// points and 50 summed nights a third of clean series alarmed in simulation — and h is raised for
-// the estimation error that remains (cusum_options::false_alarm). The alarm is for the latest point:
-// S⁺ > h → slower, S⁻ > h → faster (for a time; history mirrors it for a rate). Fewer than min_reference + 1 points after
-// `start`, or σ̂ = 0 → no alarm.
+// latest `window` nights (but never before start + min_reference). μ̂ = mean and σ̂ = SD (the
+// series is outlier-screened first) of the points from `start` (the last change point) up to there:
+// estimating the level from more than a handful of points keeps its error from accumulating in the
+// sums — with 10 reference points and 50 summed nights a third of clean series alarmed in
+// simulation — and h is raised for the estimation error that remains (cusum_options::false_alarm).
+// The alarm is for the latest point: S⁺ > h → slower, S⁻ > h → faster (for a time; history mirrors
+// it for a rate). Fewer than min_reference + 1 points after `start`, or σ̂ = 0 → no alarm.
 cusum_result cusum_latest(const std::vector<double>& x, std::size_t start = 0, const cusum_options& options = {});
 
 // The (1 − false_alarm) quantile of S⁺ at the latest of `summed` nights of a clean N(0, 1) series

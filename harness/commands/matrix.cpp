@@ -167,7 +167,6 @@ int matrix(const matrix_flags& f, const global_options& g) {
   nlohmann::json effects = nlohmann::json::array();
   std::string tables;
   for (const auto& metric : metrics) {
-    const search::shard_values v = design_values(design, r.plan, r.samples, analysis, metric);
     if (shards > 1) {
       // A shard holds a part of the design: a fit of it alone would alias every term it cannot see.
       notes.push_back(fmt::format("{}: no factorial effects from one shard — merge the shards' databases (`abtest db merge`) "
@@ -175,6 +174,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
                                   metric, f.group.empty() ? " --experiment ID..." : " --group " + f.group));
       continue;
     }
+    const search::shard_values v = design_values(design, r.plan, r.samples, analysis, metric);
     std::vector<std::vector<double>> y(d.runs.size(), std::vector<double>(static_cast<std::size_t>(f.rounds), NAN));
     for (std::size_t i = 0; i < v.configs.size(); ++i) y[v.configs[i]] = v.y[i];
     try {

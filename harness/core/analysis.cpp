@@ -67,9 +67,7 @@ bool is_auxiliary_metric(const std::string& metric) {
 }
 
 stats::better metric_direction(const std::string& metric) {
-  constexpr std::string_view rate = "_per_s";
-  const bool is_rate = metric.size() >= rate.size() && metric.compare(metric.size() - rate.size(), rate.size(), rate) == 0;
-  return is_rate ? stats::better::higher : stats::better::lower;
+  return metric.ends_with("_per_s") ? stats::better::higher : stats::better::lower;
 }
 
 bool analysis_result::any_invalid() const {

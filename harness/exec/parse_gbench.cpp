@@ -1,4 +1,5 @@
 // Parser of Google Benchmark's JSON reporter output (format `gbench`, DESIGN §4).
+#include <algorithm>
 #include <array>
 
 #include "harness/exec/parse_support.hpp"
@@ -23,22 +24,14 @@ constexpr std::array<std::string_view, 20> reporter_keys{
 // count. Arguments, /threads:N, /real_time and /manual_time stay: they change what is measured.
 std::string without_run_settings(const std::string& name) {
   constexpr std::array<std::string_view, 4> settings{"iterations:", "min_time:", "repeats:", "min_warmup_time:"};
-  std::string out;
-  std::size_t start = 0;
-  while (start <= name.size()) {
-    const std::size_t slash = name.find('/', start);
-    const std::string_view part = std::string_view(name).substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    bool setting = start > 0;  // the function name itself is never dropped
-    if (setting) {
-      setting = false;
-      for (auto prefix : settings) setting = setting || part.substr(0, prefix.size()) == prefix;
-    }
-    if (!setting) {
-      if (start > 0) out += '/';
-      out += part;
-    }
-    if (slash == std::string::npos) break;
-    start = slash + 1;
+  const std::size_t first = name.find('/');
+  std::string out = name.substr(0, first);  // the function name itself is never dropped
+  for (std::size_t start = first; start != std::string::npos;) {
+    const std::size_t next = name.find('/', start + 1);
+    const std::string_view part = std::string_view(name).substr(start + 1, next == std::string::npos ? std::string::npos : next - start - 1);
+    if (std::none_of(settings.begin(), settings.end(), [&](std::string_view s) { return part.starts_with(s); }))
+      (out += '/') += part;
+    start = next;
   }
   return out;
 }

@@ -98,10 +98,10 @@ std::vector<std::vector<int>> estimable(const cleaned& m, const std::vector<std:
   const std::size_t n = m.runs.size();
   std::vector<std::vector<double>> basis{std::vector<double>(n, 1.0 / std::sqrt(static_cast<double>(n)))};
   std::vector<std::vector<int>> kept;
+  const double norm0 = std::sqrt(static_cast<double>(n));  // of every ±1 column
   for (const std::vector<int>& t : terms) {
     std::vector<double> v(n);
     for (std::size_t r = 0; r < n; ++r) v[r] = column(m.runs[r], t, true);
-    const double norm0 = std::sqrt(static_cast<double>(n));
     for (const auto& q : basis) {
       double dot = 0.0;
       for (std::size_t r = 0; r < n; ++r) dot += q[r] * v[r];
@@ -110,7 +110,7 @@ std::vector<std::vector<int>> estimable(const cleaned& m, const std::vector<std:
     double norm = 0.0;
     for (double x : v) norm += x * x;
     norm = std::sqrt(norm);
-    // ±1 columns have norm √n; a residual this small relative to that is a true zero.
+    // A residual this small relative to the column's own norm is a true zero.
     if (norm <= 1e-9 * norm0) {
       dropped.push_back(t);
       continue;

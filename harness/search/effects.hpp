@@ -48,7 +48,8 @@ factorial_analysis analyze_factorial(const design& d, const std::vector<std::vec
                                      double confidence = 0.95);
 
 // A reduced model in 0/1 coding over chosen terms (each {j} or {i, j}), σ̂ and df as above, Holm
-// across the chosen terms; a term the configurations cannot separate from those before it is left out. Use it to re-fit the terms a screen found active.
+// across the chosen terms; a term the configurations cannot separate from those before it is left
+// out. Use it to re-fit the terms a screen found active.
 std::vector<term_effect> fit_terms(const design& d, const std::vector<std::vector<double>>& y,
                                    const std::vector<std::vector<int>>& terms, double confidence = 0.95);
 

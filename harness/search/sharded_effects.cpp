@@ -103,7 +103,6 @@ double column(const std::vector<int>& run, const std::vector<int>& term) {
   return v;
 }
 
-// t statistics, CIs and Holm for estimates with known standard errors (σ̂ already in them).
 struct gls {
   std::vector<double> gamma;
   std::vector<std::vector<double>> cov;  // Cov(γ̂) / σ²
