@@ -28,7 +28,8 @@ std::string without_run_settings(const std::string& name) {
   std::string out = name.substr(0, first);  // the function name itself is never dropped
   for (std::size_t start = first; start != std::string::npos;) {
     const std::size_t next = name.find('/', start + 1);
-    const std::string_view part = std::string_view(name).substr(start + 1, next == std::string::npos ? std::string::npos : next - start - 1);
+    const std::size_t end = next == std::string::npos ? name.size() : next;
+    const std::string_view part = std::string_view(name).substr(start + 1, end - start - 1);
     if (std::none_of(settings.begin(), settings.end(), [&](std::string_view s) { return part.starts_with(s); }))
       (out += '/') += part;
     start = next;
