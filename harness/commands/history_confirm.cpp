@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "harness/core/analysis.hpp"
-#include "harness/core/builder.hpp"
+#include "harness/build/builder.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/experiment/experiment.hpp"
@@ -67,7 +67,7 @@ std::optional<arm_plan> rebuild_arm(db::results_store& store, const global_optio
   }
   bool intact = !b->binaries.empty();
   for (const auto& bin : b->binaries) intact = intact && fs::exists(bin.path) && sha256_file(bin.path) == bin.sha256;
-  arm_plan arm{n.arm->key + "@" + label, n.arm->levels, "", {}, n.arm->binaries_digest, b->id};
+  arm_plan arm{n.arm->key + "@" + label, n.arm->levels, "", {}, n.arm->binaries_digest, b->id, {}, n.arm->env};
   if (intact) {
     arm.bin = b->build_dir;
     return arm;
@@ -88,8 +88,10 @@ std::optional<arm_plan> rebuild_arm(db::results_store& store, const global_optio
     why = fmt::format("commit {} no longer builds {}:\n{}", b->commit_sha->substr(0, 12), n.arm->key, built.outcome.log_tail);
     return std::nullopt;
   }
-  arm.bin = built.outcome.dir;
-  arm.binaries_digest = built.outcome.binaries_digest;
+  const arm_plan rebuilt = arm_for(at, v, built);
+  arm.bin = rebuilt.bin;
+  arm.programs = rebuilt.programs;
+  arm.binaries_digest = rebuilt.binaries_digest;
   arm.build_id = built.build_id;
   return arm;
 }
@@ -154,9 +156,11 @@ confirmation confirm_changepoint(db::results_store& store, const global_options&
     plan.warmups = 0;
     plan.simulate = after.plan.simulate;
     // Distinct keys: the simulator seeds each sample from the arm's key, so the two arms draw
-    // independent noise (one key on both sides would cancel the noise between them).
-    plan.arms = {arm_plan{r.variant + "@" + r.before, before.arm->levels, "baseline", {}, {}, std::nullopt},
-                 arm_plan{r.variant + "@" + r.after, after.arm->levels, "candidate", {}, {}, std::nullopt}};
+    // independent noise (one key on both sides would cancel the noise between them). Not the
+    // nights' experiment ids (in the config below): they differ from one run to the next, and a
+    // seeded night must confirm the same way every time (an A/A calls SLOWER 1 run in 40).
+    plan.arms = {arm_plan{r.variant + "@before", before.arm->levels, "baseline", {}, {}, std::nullopt, {}, {}},
+                 arm_plan{r.variant + "@after", after.arm->levels, "candidate", {}, {}, std::nullopt, {}, {}}};
   } else {
     const auto path = !g.manifest.empty() ? fs::path(g.manifest) : fs::path(after.e.manifest_path.value_or("abtest.json"));
     m = load_manifest(path);
