@@ -232,9 +232,20 @@ FROM v_variant_summary s
 JOIN experiment e ON e.id = s.experiment_id;
 )sql";
 
+// v3: what a build cost and why (issue #13): compiles, cache hits and misses, links, and the
+// build system's details (tools, {bin}, patches applied, notes) as JSON.
+constexpr std::string_view v3_build_cost = R"sql(
+ALTER TABLE build ADD COLUMN objects_compiled INTEGER;
+ALTER TABLE build ADD COLUMN cache_hits INTEGER;
+ALTER TABLE build ADD COLUMN cache_misses INTEGER;
+ALTER TABLE build ADD COLUMN links INTEGER;
+ALTER TABLE build ADD COLUMN details TEXT CHECK (details IS NULL OR json_valid(details));
+)sql";
+
 constexpr migration all_migrations[] = {
     {1, "measurements: machine, build, experiment, arm, sample, metric", v1_measurements},
     {2, "analysis: verdict, effect, bisect_step, changepoint, reference, summary views", v2_analysis},
+    {3, "build cost: objects compiled, cache hits and misses, links, details", v3_build_cost},
 };
 
 }  // namespace

@@ -76,6 +76,13 @@ struct build_record {
   std::optional<std::string> log_tail;
   std::optional<std::int64_t> machine_id;
   std::vector<build_binary> binaries;
+  // What the build cost (schema v3; absent for older rows and where the tools cannot tell).
+  std::optional<std::int64_t> objects_compiled;  ///< compiler runs that produced an object
+  std::optional<std::int64_t> cache_hits;        ///< objects the compiler cache supplied
+  std::optional<std::int64_t> cache_misses;
+  std::optional<std::int64_t> links;             ///< executables and libraries linked
+  /// Build system, tool versions, {bin}, applied patches, compiled sources, notes.
+  nlohmann::json details = nlohmann::json::object();
 };
 
 struct arm_record {

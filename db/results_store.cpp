@@ -81,7 +81,7 @@ namespace {
 
 constexpr std::string_view build_columns =
     "id, uuid, variant, levels, source_dir, commit_sha, dirty, compiler, flags, build_dir, started_at, duration_s, "
-    "status, log_path, log_tail, machine_id";
+    "status, log_path, log_tail, machine_id, objects_compiled, cache_hits, cache_misses, links, details";
 
 build_record read_build(const statement& q) {
   build_record b;
@@ -101,6 +101,11 @@ build_record read_build(const statement& q) {
   b.log_path = q.get<std::optional<std::string>>(13);
   b.log_tail = q.get<std::optional<std::string>>(14);
   b.machine_id = q.get<std::optional<std::int64_t>>(15);
+  b.objects_compiled = q.get<std::optional<std::int64_t>>(16);
+  b.cache_hits = q.get<std::optional<std::int64_t>>(17);
+  b.cache_misses = q.get<std::optional<std::int64_t>>(18);
+  b.links = q.get<std::optional<std::int64_t>>(19);
+  if (const auto d = q.get<std::optional<std::string>>(20)) b.details = nlohmann::json::parse(*d);
   return b;
 }
 
@@ -110,11 +115,13 @@ std::int64_t results_store::insert_build(const build_record& b) {
   transaction tx{db_};
   statement q{db_,
               "INSERT INTO build(uuid, variant, levels, source_dir, commit_sha, dirty, compiler, flags, build_dir, "
-              "started_at, duration_s, status, log_path, log_tail, machine_id) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+              "started_at, duration_s, status, log_path, log_tail, machine_id, objects_compiled, cache_hits, "
+              "cache_misses, links, details) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
   q.bind_all(b.uuid.empty() ? new_uuid() : b.uuid, b.variant, levels_text(b.levels), b.source_dir, b.commit_sha,
              b.dirty, b.compiler, b.flags, b.build_dir, format_utc(b.started_at), b.duration_s, to_string(b.status),
-             b.log_path, b.log_tail, b.machine_id);
+             b.log_path, b.log_tail, b.machine_id, b.objects_compiled, b.cache_hits, b.cache_misses, b.links,
+             json_text(b.details));
   q.execute();
   const std::int64_t id = db_.last_insert_rowid();
   statement binary{db_, "INSERT INTO build_binary(build_id, target, path, sha256) VALUES (?, ?, ?, ?)"};

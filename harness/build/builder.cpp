@@ -1,19 +1,27 @@
-// Variant builds: cmake configure once per folder (re-run when its arguments change), then an
-// incremental build of the manifest's targets, a log per build and a hash per produced binary.
-#include "harness/core/builder.hpp"
+// Variant builds: the source tree (a worktree when toggles patch it), then the build system's own
+// steps — cmake configure once (afresh when its arguments change) + incremental build, `cargo
+// build` with the variant's features, or the project's build command — through a compiler cache,
+// a log per build, a hash per produced program and what the build cost.
+#include "harness/build/builder.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 
+#include "harness/build/cmake_file_api.hpp"
 #include "harness/core/sha256.hpp"
+#include "harness/exec/host.hpp"
 #include "harness/exec/process.hpp"
 
 namespace abtest {
@@ -35,37 +43,6 @@ std::string last_lines(const std::string& text, int lines) {
   return text.substr(pos + 1);
 }
 
-// Runs a build tool, appending its output to `log`; returns true on exit 0.
-bool run_tool(const std::vector<std::string>& argv, std::ofstream& log, bool verbose, std::string& output) {
-  exec::process_options o;
-  o.argv = argv;
-  o.hardware_counters = false;
-  o.stdout_limit = 16u << 20;
-  const exec::process_result r = exec::run_process(o);
-  std::string text = fmt::format("$ {}\n", fmt::join(argv, " "));
-  if (!r.started) text += r.error + "\n";
-  text += r.out.head;
-  if (r.out.truncated) text += "\n[... output truncated ...]\n" + r.out.tail;
-  text += r.err.head;
-  if (r.err.truncated) text += "\n[... output truncated ...]\n" + r.err.tail;
-  log << text << std::flush;
-  if (verbose) fmt::print(stderr, "{}", text);
-  output += text;
-  return r.started && r.exit_code && *r.exit_code == 0;
-}
-
-std::string cache_value(const fs::path& cache, const std::string& key) {
-  std::ifstream in(cache);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto colon = line.find(':');
-    const auto eq = line.find('=');
-    if (colon != std::string::npos && eq != std::string::npos && line.compare(0, colon, key) == 0 && colon == key.size())
-      return line.substr(eq + 1);
-  }
-  return {};
-}
-
 std::string read_file(const fs::path& p) {
   std::ifstream in(p);
   std::ostringstream s;
@@ -73,19 +50,223 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
-// The first `name` on $PATH, or empty.
-fs::path find_on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t colon = dirs.find(':', start);
-    const fs::path candidate = fs::path(dirs.substr(start, colon - start)) / name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    if (colon == std::string::npos) break;
-    start = colon + 1;
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// One build of one variant: where it happens, what it may use, and where its output goes.
+struct build_job {
+  const manifest& m;
+  const builder_options& options;
+  const variant& v;
+  fs::path source;                           // the variant's source_dir (the project's, or in its worktree)
+  fs::path dir;                              // its build folder
+  std::vector<std::string> targets;
+  bool without_cuda = false;
+  std::map<std::string, std::string> env;    // the compiler cache's
+  std::ofstream& log;
+  std::string& output;
+
+  // Runs a build tool, appending its output to the log; true on exit 0.
+  bool run(const std::vector<std::string>& argv, const fs::path& cwd = {},
+           const std::map<std::string, std::string>& extra_env = {}) const {
+    exec::process_options o;
+    o.argv = argv;
+    o.working_dir = cwd;
+    o.env = env;
+    for (const auto& [k, val] : extra_env) o.env[k] = val;
+    o.hardware_counters = false;
+    o.stdout_limit = 16u << 20;
+    const exec::process_result r = exec::run_process(o);
+    std::string text = fmt::format("$ {}\n", fmt::join(argv, " "));
+    if (!r.started) text += r.error + "\n";
+    text += r.out.head;
+    if (r.out.truncated) text += "\n[... output truncated ...]\n" + r.out.tail;
+    text += r.err.head;
+    if (r.err.truncated) text += "\n[... output truncated ...]\n" + r.err.tail;
+    log << text << std::flush;
+    if (options.verbose) fmt::print(stderr, "{}", text);
+    output += text;
+    return r.started && r.exit_code && *r.exit_code == 0;
   }
-  return {};
+
+  std::string version_of(const std::vector<std::string>& argv) const {
+    exec::process_options o;
+    o.argv = argv;
+    o.hardware_counters = false;
+    o.timeout_s = 30;
+    const auto r = exec::run_process(o);
+    return r.started && r.exit_code == 0 ? first_line(r.out.head) : std::string{};
+  }
+};
+
+// What a build system step hands back to the builder.
+struct system_result {
+  bool ok = false;
+  bool configured_now = false;
+  fs::path bin_dir;
+  std::map<std::string, fs::path> programs;  // target → file, where the build system says
+  std::string compiler, flags, tool_version;
+  std::optional<int> units_compiled, links;  // from the tool's own output where the cache cannot tell
+};
+
+// --- CMake ----------------------------------------------------------------------------------
+
+// Where the project's CMake put each program (the file API's codemodel): a program built in a
+// subfolder is found there.
+std::map<std::string, fs::path> file_api_artifacts(const fs::path& dir) {
+  std::map<std::string, fs::path> out;
+  for (const auto& t : read_codemodel(dir))
+    if (t.type == "EXECUTABLE" && !t.artifact.empty()) out[t.name] = t.artifact;
+  return out;
+}
+
+std::vector<std::string> cmake_configure_command(const build_job& j, const std::vector<std::string>& extra) {
+  const manifest& m = j.m;
+  std::vector<std::string> argv = {"cmake", "-S", j.source.string(), "-B", j.dir.string(),
+                                   "-G", m.build.generator, "-DCMAKE_BUILD_TYPE=" + m.build.build_type};
+  // Every compiler through the cache (DESIGN §5): CUDA too, so kernels are compiled once.
+  if (const fs::path ccache = find_on_path("ccache"); !ccache.empty())
+    for (const char* lang : {"C", "CXX", "CUDA"})
+      argv.push_back(fmt::format("-DCMAKE_{}_COMPILER_LAUNCHER={}", lang, ccache.string()));
+  for (const auto& arg : m.build.cmake_args) argv.push_back(arg);
+  if (j.without_cuda)
+    for (const auto& arg : m.build.without_cuda_args) argv.push_back(arg);
+  for (const auto& arg : extra) argv.push_back(arg);
+  // Every option toggle, off levels too, so a folder never keeps a level from an earlier configure.
+  const auto levels = j.v.all_levels(m);
+  for (const auto& t : m.toggles)
+    if (t.kind == toggle_kind::option) argv.push_back(fmt::format("-D{}={}", t.option, levels.at(t.id)));
+  return argv;
+}
+
+system_result build_cmake(const build_job& j) {
+  system_result r;
+  r.bin_dir = j.dir;
+  const auto configure = cmake_configure_command(j, j.options.extra_cmake_args);
+  const std::string stamp_text = fmt::format("{}", fmt::join(configure, "\n"));
+  const fs::path stamp = j.dir / "abtest-configure.txt";
+  bool ok = true;
+  if (!fs::exists(j.dir / "CMakeCache.txt") || !fs::exists(stamp) || read_file(stamp) != stamp_text) {
+    r.configured_now = true;
+    // The arguments changed (or the last configure failed): start from a fresh cache, so a
+    // -D removed from cmake_args does not live on in it.
+    auto argv = configure;
+    if (fs::exists(j.dir / "CMakeCache.txt")) argv.insert(argv.begin() + 1, "--fresh");
+    request_codemodel(j.dir);
+    ok = j.run(argv);
+    if (ok) std::ofstream(stamp, std::ios::trunc) << stamp_text;
+    else fs::remove(stamp);
+  }
+  if (ok) {
+    std::vector<std::string> argv = {"cmake", "--build", j.dir.string()};
+    if (j.options.jobs > 0) argv.insert(argv.end(), {"--parallel", std::to_string(j.options.jobs)});
+    if (!j.targets.empty()) {
+      argv.push_back("--target");
+      for (const auto& t : j.targets) argv.push_back(t);
+    }
+    const size_t before = j.output.size();
+    ok = j.run(argv);
+    // "[3/7] Linking CXX executable bench" (Ninja), "[ 50%] Linking CXX static library" (Makefiles).
+    static const std::regex link_line(R"(Linking (C|CXX|CUDA|Fortran) (executable|static library|shared library|shared module))");
+    const std::string built = j.output.substr(before);
+    r.links = static_cast<int>(std::distance(std::sregex_iterator(built.begin(), built.end(), link_line), std::sregex_iterator()));
+  }
+  const auto cache = read_cmake_cache(j.dir / "CMakeCache.txt");
+  const auto value = [&](const std::string& key) { return cache.count(key) ? cache.at(key).value : std::string{}; };
+  r.compiler = value("CMAKE_CXX_COMPILER");
+  std::string upper = j.m.build.build_type;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  r.flags = value("CMAKE_CXX_FLAGS") + " " + value("CMAKE_CXX_FLAGS_" + upper);
+  r.tool_version = j.version_of({"cmake", "--version"});
+  r.programs = file_api_artifacts(j.dir);
+  r.ok = ok;
+  return r;
+}
+
+// --- Cargo ----------------------------------------------------------------------------------
+
+// The folder under the target dir that a profile writes to (The Cargo Book, "Profiles").
+std::string cargo_profile_dir(const std::string& profile) {
+  if (profile == "dev" || profile == "test") return "debug";
+  if (profile == "bench") return "release";
+  return profile;
+}
+
+system_result build_cargo(const build_job& j) {
+  system_result r;
+  r.bin_dir = j.dir / cargo_profile_dir(j.m.build.profile);
+  std::vector<std::string> argv = {"cargo", "build", "--profile", j.m.build.profile, "--manifest-path",
+                                   (j.source / "Cargo.toml").string()};
+  for (const auto& t : j.targets) argv.insert(argv.end(), {"--bin", t});
+  std::set<std::string> features;
+  const auto levels = j.v.all_levels(j.m);
+  for (const auto& t : j.m.toggles)
+    if (t.kind == toggle_kind::feature)
+      if (const auto it = t.features.find(levels.at(t.id)); it != t.features.end()) features.insert(it->second.begin(), it->second.end());
+  if (!features.empty()) argv.insert(argv.end(), {"--features", fmt::format("{}", fmt::join(features, ","))});
+  for (const auto& a : j.m.build.args) argv.push_back(a);
+  if (j.without_cuda)
+    for (const auto& a : j.m.build.without_cuda_args) argv.push_back(a);
+  // One target folder for every variant of the project: Cargo keeps each feature set's artifacts
+  // apart in it (their metadata hashes differ), so a variant compiles only the crates its features
+  // change — dependencies, and variants built before, are reused. (A target folder per variant
+  // with sccache was measured first: sccache 0.4 missed every dependency, whose compile lines
+  // carry the variant's own --out-dir.) The programs are copied to the variant's folder, {bin},
+  // under a lock, so a concurrent build cannot swap them in between.
+  const fs::path shared = j.options.build_root / "cargo-target";
+  fs::create_directories(shared);
+  const int lock = ::open((shared / ".abtest-lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (lock >= 0) ::flock(lock, LOCK_EX);
+  const size_t before = j.output.size();
+  r.ok = j.run(argv, j.source, {{"CARGO_TARGET_DIR", shared.string()}, {"CARGO_TERM_COLOR", "never"}});
+  r.configured_now = !fs::exists(r.bin_dir);
+  if (r.ok) {
+    fs::create_directories(r.bin_dir);
+    for (const auto& t : j.targets) {
+      std::error_code ec;
+      fs::copy_file(shared / cargo_profile_dir(j.m.build.profile) / t, r.bin_dir / t, fs::copy_options::overwrite_existing, ec);
+      if (ec) j.output += fmt::format("abtest: cannot copy {} to {}: {}\n", t, r.bin_dir.string(), ec.message());
+    }
+  }
+  if (lock >= 0) ::close(lock);  // releases the lock
+  const std::string built = j.output.substr(before);
+  static const std::regex compiling(R"((^|\n)\s*Compiling \S+ v)");
+  r.units_compiled = static_cast<int>(std::distance(std::sregex_iterator(built.begin(), built.end(), compiling), std::sregex_iterator()));
+  r.tool_version = j.version_of({"cargo", "-V"});
+  r.compiler = j.version_of({"rustc", "-V"});
+  r.flags = fmt::format("--profile {}{}", j.m.build.profile,
+                        features.empty() ? std::string{} : fmt::format(" --features {}", fmt::join(features, ",")));
+  for (const auto& t : j.targets) r.programs[t] = r.bin_dir / t;
+  return r;
+}
+
+// --- A command ------------------------------------------------------------------------------
+
+system_result build_command(const build_job& j) {
+  system_result r;
+  r.bin_dir = (j.source / j.m.build.bin).lexically_normal();
+  std::map<std::string, std::string> values = {{"build_dir", j.dir.string()}}, env;
+  const auto levels = j.v.all_levels(j.m);
+  for (const auto& t : j.m.toggles)
+    if (t.kind == toggle_kind::var) values[t.var] = env[t.var] = levels.at(t.id);
+  static const std::regex placeholder("\\{([^{}]*)\\}");
+  std::vector<std::string> argv;
+  for (const auto& arg : j.m.build.command) {
+    std::string out;
+    auto begin = arg.cbegin();
+    for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder), end; it != end; ++it) {
+      out.append(begin, arg.cbegin() + it->position());
+      out += values.at((*it)[1]);
+      begin = arg.cbegin() + it->position() + it->length();
+    }
+    out.append(begin, arg.cend());
+    argv.push_back(std::move(out));
+  }
+  if (j.without_cuda)
+    for (const auto& a : j.m.build.without_cuda_args) argv.push_back(a);
+  r.ok = j.run(argv, j.source, env);
+  r.flags = fmt::format("{}", fmt::join(argv, " "));
+  for (const auto& t : j.targets) r.programs[t] = r.bin_dir / t;
+  return r;
 }
 
 }  // namespace
@@ -104,73 +285,142 @@ source_state read_source_state(const fs::path& dir) {
   return s;
 }
 
+variant build_part(const variant& v, const manifest& m) {
+  variant out;
+  for (const auto& [id, level] : v.levels)
+    if (const toggle_spec* t = m.find_toggle(id); !t || t->changes_build()) out.levels[id] = level;
+  return out;
+}
+
+std::map<std::string, std::string> run_env(const variant& v, const manifest& m) {
+  std::map<std::string, std::string> env;
+  const auto levels = v.all_levels(m);
+  for (const auto& t : m.toggles)
+    if (t.kind == toggle_kind::env) env[t.var] = levels.at(t.id);
+  return env;
+}
+
+std::string program_digest(const std::string& binaries_digest, const std::map<std::string, std::string>& env) {
+  if (env.empty() || binaries_digest.empty()) return binaries_digest;
+  std::string text = binaries_digest + "\n";
+  for (const auto& [k, val] : env) text += k + "=" + val + "\n";
+  return sha256_hex(text);
+}
+
+std::vector<std::string> targets_for(const manifest& m, const std::vector<std::string>& benchmarks) {
+  if (benchmarks.empty()) return m.build.targets;
+  std::set<std::string> wanted;
+  for (const auto& name : benchmarks) {
+    const benchmark_spec* b = m.find_benchmark(name);
+    if (!b) continue;
+    if (b->command.front().rfind("{bin}/", 0) != 0) return m.build.targets;  // a program we cannot trace: build all
+    wanted.insert(b->command.front().substr(6));
+  }
+  std::vector<std::string> out;
+  for (const auto& t : m.build.targets)
+    if (wanted.count(t)) out.push_back(t);
+  return out;
+}
+
 builder::builder(const manifest& m, builder_options options) : m_(m), options_(std::move(options)) {
   if (options_.build_root.empty()) options_.build_root = m_.state_dir() / "build";
+  if (options_.targets.empty()) options_.targets = m_.build.targets;
+  if (!options_.without_cuda) options_.without_cuda = !exec::host_has_cuda_device();
+  if (m_.needs_worktrees()) snapshot_ = snapshot_source(m_);
 }
 
-fs::path builder::folder(const variant& v) const { return options_.build_root / (v.folder_name(m_) + options_.folder_suffix); }
+static void keep_state_out_of_git(const manifest& m) {
+  // A .gitignore of `*` inside the state folder keeps it out of `git status` and `git add -A`
+  // without touching the project's own .gitignore.
+  std::error_code ec;
+  fs::create_directories(m.state_dir(), ec);
+  if (!fs::exists(m.state_dir() / ".gitignore")) std::ofstream(m.state_dir() / ".gitignore") << "*\n";
+}
+
+fs::path builder::folder(const variant& v) const {
+  return options_.build_root / (build_part(v, m_).folder_name(m_) + options_.folder_suffix);
+}
 
 std::vector<std::string> builder::configure_command(const variant& v) const {
-  std::vector<std::string> argv = {"cmake", "-S", m_.source_dir.string(), "-B", folder(v).string(),
-                                   "-G", m_.build.generator, "-DCMAKE_BUILD_TYPE=" + m_.build.build_type};
-  // ccache when present (DESIGN §5): variants share every object a toggle does not touch.
-  static const fs::path ccache = find_on_path("ccache");
-  if (!ccache.empty()) argv.push_back("-DCMAKE_CXX_COMPILER_LAUNCHER=" + ccache.string());
-  for (const auto& arg : m_.build.cmake_args) argv.push_back(arg);
-  for (const auto& arg : options_.extra_cmake_args) argv.push_back(arg);
-  // Every toggle, off levels too, so a folder never keeps a level from an earlier configure.
-  const auto levels = v.all_levels(m_);
-  for (const auto& t : m_.toggles) argv.push_back(fmt::format("-D{}={}", t.option, levels.at(t.id)));
-  return argv;
+  std::string output;
+  std::ofstream log;
+  const variant bv = build_part(v, m_);
+  const fs::path dir = m_.needs_worktrees() ? folder(v) / "build" : folder(v);
+  const build_job j{m_, options_, bv, m_.source_dir, dir, options_.targets, *options_.without_cuda, {}, log, output};
+  return cmake_configure_command(j, options_.extra_cmake_args);
 }
 
-build_outcome builder::build(const variant& v) const {
+build_outcome builder::build(const variant& requested) const {
+  const variant v = build_part(requested, m_);
   build_outcome out;
   out.v = v;
   out.key = v.key(m_);
-  out.dir = folder(v);
-  out.log_path = out.dir / "abtest-build.log";
+  const fs::path top = folder(v);
+  // With worktrees: <top>/src is the variant's worktree and <top>/build its build folder, so the
+  // paths below them are the same in every variant and the compiler cache can share objects.
+  out.dir = m_.needs_worktrees() ? top / "build" : top;
+  out.log_path = top / "abtest-build.log";
   out.started_at_unix = now_unix();
-  out.source = read_source_state(m_.source_dir);
   const auto t0 = std::chrono::steady_clock::now();
-
+  keep_state_out_of_git(m_);
   fs::create_directories(out.dir);
   std::ofstream log(out.log_path, std::ios::trunc);
   std::string output;
 
-  // The configure arguments are remembered beside the cache; a change (new cmake_args, a toggle
-  // added to the manifest) reconfigures, anything else is an incremental build.
-  const auto configure = configure_command(v);
-  const std::string stamp_text = fmt::format("{}", fmt::join(configure, "\n"));
-  const fs::path stamp = out.dir / "abtest-configure.txt";
-  bool ok = true;
-  if (!fs::exists(out.dir / "CMakeCache.txt") || !fs::exists(stamp) || read_file(stamp) != stamp_text) {
-    out.configured_now = true;
-    ok = run_tool(configure, log, options_.verbose, output);
-    if (ok) std::ofstream(stamp, std::ios::trunc) << stamp_text;
-    else fs::remove(stamp);
+  const source_tree tree = prepare_source_tree(m_, v, snapshot_, top / "src");
+  out.applied = tree.applied;
+  if (m_.needs_worktrees()) {
+    out.source = {snapshot_.head, snapshot_.dirty};
+    if (!snapshot_.untracked.empty())
+      out.cost.notes.push_back(fmt::format("{} untracked file(s) are not in the worktrees (e.g. {}) — commit or `git add` them",
+                                           snapshot_.untracked.size(), snapshot_.untracked.front()));
+  } else {
+    out.source = read_source_state(m_.source_dir);
   }
-  if (ok) {
-    std::vector<std::string> argv = {"cmake", "--build", out.dir.string()};
-    if (options_.jobs > 0) argv.insert(argv.end(), {"--parallel", std::to_string(options_.jobs)});
-    if (!m_.build.targets.empty()) {
-      argv.push_back("--target");
-      for (const auto& t : m_.build.targets) argv.push_back(t);
-    }
-    ok = run_tool(argv, log, options_.verbose, output);
+  if (!tree.ok) {
+    output = fmt::format("abtest: the variant's sources could not be prepared: {}\n", tree.error);
+    log << output;
+    out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.log_tail = last_lines(output, 30);
+    return out;
   }
+
+  // The cache's base directory holds both the sources and the build folders.
+  compiler_cache cache = m_.build.system == build_system::cargo
+                             ? compiler_cache::sccache_for(out.dir)
+                             : compiler_cache::ccache_for(out.dir, common_ancestor(tree.source, options_.build_root));
+  const build_job job{m_, options_, v, tree.source, out.dir, options_.targets, *options_.without_cuda, cache.env(), log, output};
+  cache.begin();
+  system_result r;
+  switch (m_.build.system) {
+    case build_system::cmake: r = build_cmake(job); break;
+    case build_system::cargo: r = build_cargo(job); break;
+    case build_system::command: r = build_command(job); break;
+  }
+  out.cost = [&] {
+    build_cost c = cache.finish();
+    c.notes.insert(c.notes.begin(), out.cost.notes.begin(), out.cost.notes.end());
+    return c;
+  }();
+  if (r.units_compiled && !out.cost.objects_compiled) out.cost.objects_compiled = r.units_compiled;
+  out.cost.links = r.links;
+  if (*options_.without_cuda && !m_.build.without_cuda_args.empty())
+    out.cost.notes.push_back(fmt::format("no CUDA device on this host: built with {} (kernels that cannot run here are not built)",
+                                         fmt::join(m_.build.without_cuda_args, " ")));
+  out.configured_now = r.configured_now;
+  out.bin_dir = r.bin_dir;
+  out.compiler = r.compiler;
+  out.flags = r.flags;
+  out.tool_version = r.tool_version;
+  bool ok = r.ok;
   out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  out.compiler = cache_value(out.dir / "CMakeCache.txt", "CMAKE_CXX_COMPILER");
-  out.flags = cache_value(out.dir / "CMakeCache.txt", "CMAKE_CXX_FLAGS") + " " +
-              cache_value(out.dir / "CMakeCache.txt", "CMAKE_CXX_FLAGS_" + [&] {
-                std::string upper = m_.build.build_type;
-                for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-                return upper;
-              }());
   if (ok) {
     std::string all;
+    const std::set<std::string> built(options_.targets.begin(), options_.targets.end());
     for (const auto& target : benchmark_programs(m_)) {
-      const fs::path bin = out.dir / target;
+      if (!built.empty() && !built.count(target)) continue;
+      const auto it = r.programs.find(target);
+      const fs::path bin = it != r.programs.end() ? it->second : r.bin_dir / target;
       if (!fs::exists(bin)) {
         ok = false;
         output += fmt::format("abtest: the build succeeded but produced no {} — is \"{}\" a target of {}?\n", bin.string(),
@@ -183,11 +433,11 @@ build_outcome builder::build(const variant& v) const {
     }
     out.binaries_digest = sha256_hex(all);
   }
-  // A target the project does not define is the common first-run mistake (e.g. the pipeline not
-  // written yet): name them instead of leaving the user to find ninja's line in the log.
-  static const std::regex unknown_target("unknown target '([^']+)'");
+  // A target the project does not define is the common first-run mistake: name them instead of
+  // leaving the user to find the build tool's line in the log.
+  static const std::regex unknown_target("unknown target '([^']+)'|no bin target named `([^`]+)`");
   for (std::sregex_iterator it(output.begin(), output.end(), unknown_target), end; it != end; ++it)
-    out.missing_targets.push_back((*it)[1]);
+    out.missing_targets.push_back((*it)[1].matched ? (*it)[1] : (*it)[2]);
   out.ok = ok;
   out.log_tail = last_lines(output, 30);
   return out;

@@ -1,9 +1,11 @@
-// Builds one variant in its own CMake build folder: configure once, then incremental (DESIGN §5).
+// Builds one variant in its own folder with the project's build system (CMake, Cargo or a command),
+// through a compiler cache shared by all variants, and records what it cost (DESIGN §3.1, §5).
 //
 //   builder b(m, {.jobs = 2});
 //   build_outcome r = b.build(parse_variant_spec("A1=4", m));
 //   if (!r.ok) print(r.log_tail);          // never thrown: a failed variant is data (bisect skips it)
 //   r.binaries["synth-bench"].sha256       // identical hashes = identical programs
+//   r.cost.cache_misses                    // objects really compiled; the rest came from the cache
 #pragma once
 
 #include <filesystem>
@@ -12,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/build/compiler_cache.hpp"
+#include "harness/build/source_tree.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/core/variant.hpp"
 
@@ -28,9 +32,10 @@ struct source_state {
 };
 
 struct build_outcome {
-  variant v;
+  variant v;                         // the variant as built: its `env` toggles left out
   std::string key;
   std::filesystem::path dir;         // the variant's build folder
+  std::filesystem::path bin_dir;     // what {bin} stands for
   std::filesystem::path log_path;    // configure + build output of the last build
   bool ok = false;
   bool configured_now = false;       // false: the folder was configured before (incremental build)
@@ -40,8 +45,11 @@ struct build_outcome {
   std::string binaries_digest;       // hash over every target's hash: equal ⇔ same programs
   double duration_s = 0;
   double started_at_unix = 0;
-  std::string compiler, flags;       // from the build folder's CMakeCache
+  std::string compiler, flags;       // CMake: from the build folder's cache; cargo: rustc -V
+  std::string tool_version;          // cmake --version / cargo -V, first line
   source_state source;
+  std::vector<std::string> applied;  // patch / revert toggles applied in its worktree
+  build_cost cost;                   // objects compiled, cache hits and misses, links, notes
 };
 
 struct builder_options {
@@ -49,6 +57,8 @@ struct builder_options {
   std::filesystem::path build_root;  // default: <manifest dir>/.abtest/build
   std::vector<std::string> extra_cmake_args;  // e.g. a layout seed for noise-floor builds
   std::string folder_suffix;         // appended to the variant's folder (noise-floor rebuilds)
+  std::vector<std::string> targets;  // empty: the manifest's build.targets
+  std::optional<bool> without_cuda;  // default: this host has no CUDA device
   bool verbose = false;              // stream the build tool's output to stderr
 };
 
@@ -56,8 +66,8 @@ class builder {
  public:
   builder(const manifest& m, builder_options options = {});
 
-  // Configures (first time, or when the configure arguments changed) and builds the manifest's
-  // targets for `v`. Never throws for a failing compiler: the outcome says ok = false.
+  // Prepares the variant's sources (a worktree when it needs one), configures when needed and
+  // builds the targets. Never throws for a failing compiler or patch: the outcome says ok = false.
   build_outcome build(const variant& v) const;
   std::filesystem::path folder(const variant& v) const;
 
@@ -67,8 +77,20 @@ class builder {
  private:
   const manifest& m_;
   builder_options options_;
+  source_snapshot snapshot_;
 };
 
 source_state read_source_state(const std::filesystem::path& dir);
+
+// The part of `v` that the build sees: `env` toggles left out, so that variants that differ only
+// in them share one build (DESIGN §3.1).
+variant build_part(const variant& v, const manifest& m);
+// The environment that `v`'s `env` toggles give the benchmark processes (off levels too).
+std::map<std::string, std::string> run_env(const variant& v, const manifest& m);
+// What makes two arms the same program: their binaries and their run-time environment.
+std::string program_digest(const std::string& binaries_digest, const std::map<std::string, std::string>& env);
+// The targets that the named benchmarks' `{bin}/NAME` programs come from (all benchmarks if empty),
+// in build.targets order, for builder_options::targets.
+std::vector<std::string> targets_for(const manifest& m, const std::vector<std::string>& benchmarks);
 
 }  // namespace abtest

@@ -81,6 +81,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   builder_options bo;
   bo.jobs = f.jobs;
   bo.verbose = g.verbose > 0;
+  bo.targets = targets_for(m, {benchmark_of(s.metric)});  // only the program the metric comes from
   variant_arms arms(m, store, g, bo, scenario.has_value());
   const auto specs = search_toggles(m);
 
@@ -106,7 +107,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
       notes.push_back(fmt::format("{} does not build — left out (skipped)", fac.name));
     }
   }
-  const std::string parent = create_parent(store, m, {*from_arm, arm_plan{to.key(m), to.levels, "candidate", {}, {}, std::nullopt}}, s,
+  const std::string parent = create_parent(store, m, {*from_arm, arm_plan{to.key(m), to.levels, "candidate", {}, {}, std::nullopt, {}, {}}}, s,
                                            {{"from", from.key(m)}, {"to", to.key(m)}});
   s.parent = parent;
   experiment_oracle oracle(store, m, g, s, std::ref(arms));
@@ -194,9 +195,10 @@ class commit_arms {
     bo.verbose = g_.verbose > 0;
     const auto built = build_and_record(at, v_, store_, builder(at, bo), g_);
     std::optional<arm_plan> arm;
-    if (built.outcome.ok)
-      arm = arm_plan{fmt::format("{}@{}", v_.key(m_), sha.substr(0, 12)), v_.levels, "", built.outcome.dir,
-                     built.outcome.binaries_digest, built.build_id};
+    if (built.outcome.ok) {
+      arm = arm_for(at, v_, built);
+      arm->key = fmt::format("{}@{}", v_.key(m_), sha.substr(0, 12));
+    }
     return cache_.emplace(sha, arm).first->second;
   }
 

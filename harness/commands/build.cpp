@@ -1,40 +1,146 @@
-// `abtest build`: build variants (each in its own folder) and record them, without measuring.
+// `abtest build`: build variants (each in its own folder) and record the builds, without measuring;
+// `--matrix` builds a whole design in the order that reuses most.
 #include <fmt/format.h>
 
 #include <iostream>
+#include <set>
 
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/search/design.hpp"
 
 namespace abtest::cli {
 namespace {
 
 struct build_flags {
-  std::vector<std::string> toggles, variants;
+  std::vector<std::string> toggles, variants, benches;
+  bool matrix = false, dry_run = false;
+  std::string design = "full";
   int jobs = 0;
 };
+
+// The variants of a design over the chosen toggles (all of the manifest's by default). `full` is
+// every level of every toggle (4 levels of A1 × 2^4 = 64 for this repository's manifest); `half`
+// and `oat` are the two-level designs of `abtest matrix` with each toggle at its `on` level.
+std::vector<variant> design_variants(const manifest& m, const std::vector<std::string>& ids, const std::string& name) {
+  std::vector<const toggle_spec*> factors;
+  for (const auto& t : m.toggles)
+    if (t.changes_build() && (ids.empty() || std::count(ids.begin(), ids.end(), t.id))) factors.push_back(&t);
+  for (const auto& id : ids)
+    if (!m.toggle(id).changes_build()) throw usage_error(fmt::format("--toggle {}: an env toggle needs no build — leave it out", id));
+  if (factors.empty()) throw usage_error("no toggles to build — the manifest's toggles are all `env`, which need no build");
+  std::vector<variant> out;
+  if (name == "full") {
+    out.emplace_back();
+    for (const auto* t : factors) {
+      std::vector<variant> next;
+      for (const auto& v : out)
+        for (const auto& level : t->levels) {
+          variant w = v;
+          if (level != t->off()) w.levels[t->id] = level;
+          next.push_back(std::move(w));
+        }
+      out = std::move(next);
+    }
+    return out;
+  }
+  search::design d;
+  try {
+    d = search::make_design(name, static_cast<int>(factors.size()));
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(fmt::format("--design {}: {} — use full, half or oat", name, e.what()));
+  }
+  for (const auto& run : d.runs) {
+    variant v;
+    for (size_t j = 0; j < factors.size(); ++j)
+      if (run[j]) v.levels[factors[j]->id] = factors[j]->on;
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+int distance(const variant& a, const variant& b) {
+  std::set<std::string> ids;
+  for (const auto& [id, _] : a.levels) ids.insert(id);
+  for (const auto& [id, _] : b.levels) ids.insert(id);
+  int d = 0;
+  for (const auto& id : ids) {
+    const auto x = a.levels.find(id), y = b.levels.find(id);
+    d += (x == a.levels.end() || y == b.levels.end()) ? 1 : x->second != y->second;
+  }
+  return d;
+}
+
+// Nearest neighbour from base: each variant after the one it differs from least, so that a build
+// changes as few toggle headers as it can after the last (the compiler cache makes any order
+// correct; this one keeps each step's misses to what one toggle touches).
+std::vector<variant> reuse_order(std::vector<variant> todo) {
+  std::vector<variant> out;
+  variant last;
+  while (!todo.empty()) {
+    auto best = todo.begin();
+    for (auto it = todo.begin(); it != todo.end(); ++it)
+      if (distance(*it, last) < distance(*best, last) || (distance(*it, last) == distance(*best, last) && *it < *best)) best = it;
+    last = *best;
+    out.push_back(std::move(*best));
+    todo.erase(best);
+  }
+  return out;
+}
 
 int build(const build_flags& f, const global_options& g) {
   const manifest m = load_manifest_for(g);
   std::vector<variant> targets;
-  if (!f.toggles.empty()) targets.push_back(variant_from_flags(f.toggles, m));
-  for (const auto& spec : f.variants) targets.push_back(parse_variant_spec(spec, m));
-  if (targets.empty()) targets.push_back(variant{});
-  auto store = open_store(db_path(g, &m));
+  if (f.matrix) {
+    if (!f.variants.empty()) throw usage_error("--matrix builds a design; --variant names single variants — give one or the other");
+    targets = reuse_order(design_variants(m, f.toggles, f.design));
+  } else {
+    if (f.design != "full") throw usage_error("--design goes with --matrix");
+    if (!f.toggles.empty()) targets.push_back(variant_from_flags(f.toggles, m));
+    for (const auto& spec : f.variants) targets.push_back(parse_variant_spec(spec, m));
+    if (targets.empty()) targets.push_back(variant{});
+  }
+  for (const auto& b : f.benches)
+    if (!m.find_benchmark(b)) throw usage_error(fmt::format("--bench {}: the manifest has no such benchmark", b));
+  // Variants that differ only in env toggles are one build.
+  std::vector<variant> unique;
+  std::set<std::string> seen;
+  for (const auto& v : targets)
+    if (seen.insert(build_part(v, m).key(m)).second) unique.push_back(build_part(v, m));
   builder_options bo;
   bo.jobs = f.jobs;
   bo.verbose = g.verbose > 0;
+  bo.targets = targets_for(m, f.benches);
   builder b(m, bo);
+  if (f.dry_run) {  // what would be built, where: the manifest and the variants are valid
+    nlohmann::json plan = nlohmann::json::array();
+    for (const auto& v : unique) {
+      nlohmann::json j = {{"variant", v.key(m)}, {"dir", b.folder(v).string()}, {"targets", bo.targets}};
+      if (m.build.system == build_system::cmake) j["configure"] = b.configure_command(v);
+      plan.push_back(j);
+      if (!g.json && !g.quiet) fmt::print("{:<24} {}\n", v.key(m), b.folder(v).string());
+    }
+    if (g.json) std::cout << plan.dump(2) << "\n";
+    return 0;
+  }
+  auto store = open_store(db_path(g, &m));
   nlohmann::json out = nlohmann::json::array();
   std::map<std::string, std::string> by_digest;  // binaries digest → first variant that produced it
   int failed = 0;
-  for (const auto& v : targets) {
+  double total_s = 0;
+  for (size_t i = 0; i < unique.size(); ++i) {
+    const auto& v = unique[i];
+    if (!g.quiet && !g.json && unique.size() > 1) fmt::print(stderr, "[{}/{}] ", i + 1, unique.size());
     const auto built = build_and_record(m, v, store, b, g);
     const auto& o = built.outcome;
+    total_s += o.duration_s;
     nlohmann::json j = {{"variant", o.key}, {"ok", o.ok}, {"dir", o.dir.string()}, {"duration_s", o.duration_s},
-                        {"build_id", built.build_id}, {"log", o.log_path.string()}};
+                        {"build_id", built.build_id}, {"log", o.log_path.string()}, {"details", build_details(m, o)}};
+    for (const auto& [name, value] : {std::pair{"objects_compiled", o.cost.objects_compiled}, std::pair{"cache_hits", o.cost.cache_hits},
+                                      std::pair{"cache_misses", o.cost.cache_misses}, std::pair{"links", o.cost.links}})
+      j[name] = value ? nlohmann::json(*value) : nlohmann::json(nullptr);
     std::string same;
     if (o.ok) {
       for (const auto& [target, bin] : o.binaries) j["binaries"][target] = bin.sha256;
@@ -51,6 +157,8 @@ int build(const build_flags& f, const global_options& g) {
       else fmt::print("{:<24} FAILED  {:6.1f} s  {}\n{}\n", o.key, o.duration_s, o.log_path.string(), o.log_tail);
     }
   }
+  if (!g.json && !g.quiet && unique.size() > 1)
+    fmt::print("{} builds in {:.1f} s{}\n", unique.size(), total_s, failed ? fmt::format(", {} failed", failed) : "");
   if (g.json) std::cout << out.dump(2) << "\n";
   return failed ? static_cast<int>(exit_code::build_failed) : 0;
 }
@@ -60,9 +168,14 @@ int build(const build_flags& f, const global_options& g) {
 static const registrar reg(10, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<build_flags>();
   auto* cmd = app.add_subcommand("build", "build variants in their own folders and record the builds");
-  cmd->add_option("--toggle,-t", f->toggles, "toggle ID or ID=LEVEL; together they form one variant");
+  cmd->add_option("--toggle,-t", f->toggles, "toggle ID or ID=LEVEL; together they form one variant (with --matrix: the factors)");
   cmd->add_option("--variant", f->variants, "a variant SPEC (base, all, A1=4+B1); repeatable");
+  cmd->add_flag("--matrix", f->matrix, "build every variant of a design, each after the one it differs from least");
+  cmd->add_option("--design", f->design, "with --matrix: full (every level of every toggle), half (2^(k-p) resolution V), oat")
+      ->check(CLI::IsMember({"full", "half", "oat"}));
+  cmd->add_option("--bench", f->benches, "build only the programs these benchmarks run (repeatable; default: build.targets)");
   cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs");
+  cmd->add_flag("--dry-run", f->dry_run, "say what would be built where, and build nothing");
   cmd->callback([f, &g, &act] { act = [f, &g] { return build(*f, g); }; });
 });
 

@@ -65,9 +65,9 @@ int check(const check_flags& f, const global_options& g) {
     code = static_cast<int>(exit_code::skip);
   } else {
     experiment_oracle oracle(store, m, g, s, [](const search::levels&) { return std::nullopt; });
-    const arm_plan base{fmt::format("{}@{}", v.key(m), sha.substr(0, 12)), v.levels, "", good.outcome.dir,
-                        good.outcome.binaries_digest, good.build_id};
-    const arm_plan cand{v.key(m), v.levels, "", here.outcome.dir, here.outcome.binaries_digest, here.build_id};
+    arm_plan base = arm_for(at, v, good);
+    base.key = fmt::format("{}@{}", v.key(m), sha.substr(0, 12));
+    const arm_plan cand = arm_for(m, v, here);
     const double margin = f.margin_pct / 100.0;
     search::comparison c = oracle.compare_arms(base, cand, {margin, 0.05, 0});
     if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(base, cand, {margin, 0.05, 1});

@@ -54,7 +54,7 @@ std::pair<int, int> parse_shard(const std::string& text) {
 // the scenario's base (machine) but none of the toggles' effects.
 std::optional<arm_plan> canary_arm(const std::string& ref, const manifest& m, db::results_store& store, const global_options& g,
                                    bool simulated, int jobs) {
-  if (simulated) return arm_plan{"canary", {}, "", {}, {}, std::nullopt};
+  if (simulated) return arm_plan{"canary", {}, "", {}, {}, std::nullopt, {}, {}};
   const std::string sha = resolve_commit(m, ref);
   const manifest at = manifest_at_commit(m, sha);
   builder_options bo;
@@ -63,7 +63,9 @@ std::optional<arm_plan> canary_arm(const std::string& ref, const manifest& m, db
   bo.verbose = g.verbose > 0;
   const auto built = build_and_record(at, variant{}, store, builder(at, bo), g);
   if (!built.outcome.ok) return std::nullopt;
-  return arm_plan{"canary", {}, "", built.outcome.dir, built.outcome.binaries_digest, built.build_id};
+  arm_plan arm = arm_for(at, variant{}, built);
+  arm.key = "canary";
+  return arm;
 }
 
 int matrix(const matrix_flags& f, const global_options& g) {

@@ -36,8 +36,8 @@ int noise_floor(const noise_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, &m));
 
   // A: the variant as usual. A′: the same sources and levels, another layout, its own folder.
-  arm_plan a{v.key(m), v.levels, "", {}, {}, std::nullopt};
-  arm_plan b{v.key(m) + "~layout", v.levels, "", {}, {}, std::nullopt};
+  arm_plan a{v.key(m), v.levels, "", {}, {}, std::nullopt, {}, {}};
+  arm_plan b{v.key(m) + "~layout", v.levels, "", {}, {}, std::nullopt, {}, {}};
   std::string note;
   if (!scenario) {
     builder_options bo;
@@ -51,8 +51,9 @@ int noise_floor(const noise_flags& f, const global_options& g) {
       if (!o->outcome.ok)
         throw user_error(exit_code::build_failed, fmt::format("the build of {} failed — last lines of {}:\n{}", o->outcome.key,
                                                               o->outcome.log_path.string(), o->outcome.log_tail));
-    a = {first.outcome.key, v.levels, "", first.outcome.dir, first.outcome.binaries_digest, first.build_id};
-    b = {first.outcome.key + "~layout", v.levels, "", second.outcome.dir, second.outcome.binaries_digest, second.build_id};
+    a = arm_for(m, v, first);
+    b = arm_for(m, v, second);
+    b.key += "~layout";
     if (a.binaries_digest == b.binaries_digest)
       note = "the layout arguments left the binaries identical: this measures run-to-run noise only — pass another --layout";
   }

@@ -38,12 +38,14 @@ void check_binaries_unchanged(const manifest& m, const run_plan& plan) {
   for (const auto& arm : plan.arms) {
     std::string all;
     for (const auto& target : benchmark_programs(m)) {
-      const auto path = arm.bin / target;
+      const auto it = arm.programs.find(target);
+      if (!arm.programs.empty() && it == arm.programs.end()) continue;  // not built for this run
+      const auto path = it != arm.programs.end() ? it->second : arm.bin / target;
       if (!std::filesystem::exists(path))
         throw usage_error(fmt::format("cannot resume: {} is gone — start a new run", path.string()));
       all += target + "=" + sha256_file(path) + "\n";
     }
-    if (sha256_hex(all) != arm.binaries_digest)
+    if (program_digest(sha256_hex(all), arm.env) != arm.binaries_digest)
       throw usage_error(fmt::format("cannot resume: the binaries of {} changed since the experiment started (rebuilt?) — "
                                     "start a new run", arm.key));
   }
@@ -157,26 +159,36 @@ int run(const run_flags& f, const global_options& g) {
   builder_options bo;
   bo.jobs = f.jobs;
   bo.verbose = g.verbose > 0;
+  bo.targets = targets_for(m, plan.benchmarks);  // only the programs this run measures
   builder b(m, bo);
   std::vector<variant> all{baseline};
   all.insert(all.end(), candidates.begin(), candidates.end());
   for (size_t i = 0; scenario && i < all.size(); ++i)
-    plan.arms.push_back({all[i].key(m), all[i].levels, i == 0 ? "baseline" : "candidate", {}, {}, std::nullopt});
+    plan.arms.push_back({all[i].key(m), all[i].levels, i == 0 ? "baseline" : "candidate", {}, {}, std::nullopt, {}, {}});
+  std::map<std::string, recorded_build> builds;  // by build key: arms that differ only in env toggles share one
   for (size_t i = 0; !scenario && i < all.size(); ++i) {
-    const auto built = build_and_record(m, all[i], store, b, g);
+    const std::string build_key = build_part(all[i], m).key(m);
+    auto found = builds.find(build_key);
+    if (found == builds.end()) found = builds.emplace(build_key, build_and_record(m, all[i], store, b, g)).first;
+    const auto& built = found->second;
     const auto& o = built.outcome;
     if (!o.ok) {
       std::string what = o.missing_targets.empty()
                              ? fmt::format("the build of {} failed", o.key)
                              : fmt::format("the build of {} failed: {} defines no target {}", o.key, m.source_dir.string(),
                                            fmt::join(o.missing_targets, ", "));
-      throw user_error(exit_code::build_failed, fmt::format("{} — last lines of {}:\n{}\n(fix the build, or leave the toggle out)",
-                                                            what, o.log_path.string(), o.log_tail));
+      // The baseline failing is the project's problem, not a toggle's.
+      const std::string fix = build_part(all[i], m).is_base()
+                                  ? "the baseline itself does not build: fix the project's build (or build.cmake_args / build.args "
+                                    "in the manifest) and try `abtest build` until it passes"
+                                  : "fix the build, or leave the toggle out";
+      throw user_error(exit_code::build_failed, fmt::format("{} — last lines of {}:\n{}\n({})", what, o.log_path.string(),
+                                                            o.log_tail, fix));
     }
-    arm_plan arm{o.key, all[i].levels, i == 0 ? "baseline" : "candidate", o.dir, o.binaries_digest, built.build_id};
-    if (i > 0 && o.binaries_digest == plan.arms[0].binaries_digest) {
+    arm_plan arm = arm_for(m, all[i], built, i == 0 ? "baseline" : "candidate");
+    if (i > 0 && arm.binaries_digest == plan.arms[0].binaries_digest) {
       notes.push_back(fmt::format("note: {} and {} are the same program (identical binaries) — not measured; verdict SAME by construction",
-                                  o.key, plan.arms[0].key));
+                                  arm.key, plan.arms[0].key));
       continue;
     }
     plan.arms.push_back(std::move(arm));

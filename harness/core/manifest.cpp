@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "harness/core/errors.hpp"
+#include "harness/exec/process.hpp"
 
 namespace abtest {
 namespace {
@@ -79,9 +80,10 @@ const std::regex& id_pattern() {
   return re;
 }
 
-// Levels appear in variant keys (`A1=4+B1`) and folder names: no separators, no path tricks.
+// Levels appear in variant keys (`A1=4+B1`) and folder names (always after the id): no separators,
+// no path tricks. A leading '-' is allowed for compiler flags as levels (`"levels": ["-O2", "-O3"]`).
 const std::regex& level_pattern() {
-  static const std::regex re("[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}");
+  static const std::regex re("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,31}");
   return re;
 }
 
@@ -90,22 +92,26 @@ const std::regex& placeholder_pattern() {
   return re;
 }
 
-toggle_spec parse_toggle(const validator& v, const json& j, const std::string& where) {
-  if (!j.is_object()) v.fail(where, "must be an object", "write {\"id\": ..., \"option\": ...}");
-  v.only_keys(j, where, {"id", "option", "levels", "on", "title", "phase", "requires"});
-  toggle_spec t;
-  if (!j.contains("id")) v.fail(where + ".id", "missing", "give the toggle an id such as \"A1\"");
-  t.id = v.string(j["id"], where + ".id");
-  if (!std::regex_match(t.id, id_pattern()))
-    v.fail(where + ".id", fmt::format("\"{}\" is not a valid id", t.id),
-           "use 1–16 characters [A-Z0-9_] starting with a capital letter, e.g. \"A1\"");
-  if (!j.contains("option"))
-    v.fail(where + ".option", "missing", "name the CMake cache variable that carries the level");
-  t.option = v.string(j["option"], where + ".option");
-  static const std::regex option_re("[A-Za-z_][A-Za-z0-9_]*");
-  if (!std::regex_match(t.option, option_re))
-    v.fail(where + ".option", fmt::format("\"{}\" is not a CMake variable name", t.option),
-           "use letters, digits and underscores");
+// Each kind key with the build systems that can honour it (DESIGN §3.1).
+struct kind_key {
+  const char* key;
+  toggle_kind kind;
+  std::vector<build_system> systems;  // empty: every system
+};
+const std::vector<kind_key>& kind_keys() {
+  static const std::vector<kind_key> keys = {
+      {"option", toggle_kind::option, {build_system::cmake}},
+      {"feature", toggle_kind::feature, {build_system::cargo}},
+      {"features", toggle_kind::feature, {build_system::cargo}},
+      {"var", toggle_kind::var, {build_system::command}},
+      {"env", toggle_kind::env, {}},
+      {"patch", toggle_kind::patch, {}},
+      {"revert", toggle_kind::revert, {}},
+  };
+  return keys;
+}
+
+void parse_levels(const validator& v, const json& j, const std::string& where, toggle_spec& t) {
   t.levels = j.contains("levels") ? v.strings(j["levels"], where + ".levels")
                                   : std::vector<std::string>{"OFF", "ON"};
   if (t.levels.size() < 2) v.fail(where + ".levels", "needs at least two levels", "list the off level first, e.g. [\"OFF\", \"ON\"]");
@@ -114,7 +120,7 @@ toggle_spec parse_toggle(const validator& v, const json& j, const std::string& w
     const auto& level = t.levels[i];
     if (!std::regex_match(level, level_pattern()))
       v.fail(fmt::format("{}.levels[{}]", where, i), fmt::format("\"{}\" is not a valid level", level),
-             "use up to 32 characters [A-Za-z0-9_.-], not starting with '.' or '-'");
+             "use up to 32 characters [A-Za-z0-9_.-], not starting with '.'");
     if (!seen.insert(level).second)
       v.fail(fmt::format("{}.levels[{}]", where, i), fmt::format("level \"{}\" is listed twice", level), "remove the duplicate");
   }
@@ -123,6 +129,85 @@ toggle_spec parse_toggle(const validator& v, const json& j, const std::string& w
     v.fail(where + ".on", fmt::format("\"{}\" is not one of the levels [{}]", t.on, fmt::join(t.levels, ", ")),
            "pick one of the listed levels");
   if (t.on == t.off()) v.fail(where + ".on", "is the off level", "pick a level other than the first");
+}
+
+// The kind key's value: what the toggle changes, checked against the build system.
+void parse_kind(const validator& v, const json& j, const std::string& where, build_system system, toggle_spec& t) {
+  std::vector<const kind_key*> given;
+  for (const auto& k : kind_keys())
+    if (j.contains(k.key)) given.push_back(&k);
+  if (given.size() != 1) {
+    std::vector<std::string> names;
+    for (const auto& k : kind_keys()) names.push_back(k.key);
+    v.fail(where, given.empty() ? "says nothing about how it reaches the project" : "has more than one kind key",
+           fmt::format("give exactly one of: {} (DESIGN §3.1)", fmt::join(names, ", ")));
+  }
+  const kind_key& k = *given.front();
+  const std::string key = where + "." + k.key;
+  if (!k.systems.empty() && std::find(k.systems.begin(), k.systems.end(), system) == k.systems.end())
+    v.fail(key, fmt::format("a {} project cannot honour \"{}\"", to_string(system), k.key),
+           fmt::format("use a toggle kind of {} projects ({}), or env, patch or revert", to_string(system),
+                       system == build_system::cmake ? "option" : system == build_system::cargo ? "feature" : "var"));
+  t.kind = k.kind;
+  static const std::regex name_re("[A-Za-z_][A-Za-z0-9_]*");
+  static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_/+.-]*");
+  const bool levels_given = j.contains("levels");
+  switch (k.kind) {
+    case toggle_kind::option:
+    case toggle_kind::var:
+    case toggle_kind::env: {
+      const std::string name = v.string(j[k.key], key);
+      if (!std::regex_match(name, name_re))
+        v.fail(key, fmt::format("\"{}\" is not a variable name", name), "use letters, digits and underscores");
+      (k.kind == toggle_kind::option ? t.option : t.var) = name;
+      break;
+    }
+    case toggle_kind::feature:
+      if (std::string(k.key) == "feature") {
+        const std::string f = v.string(j[k.key], key);
+        if (!std::regex_match(f, feature_re)) v.fail(key, fmt::format("\"{}\" is not a Cargo feature name", f), "e.g. \"smallvec\"");
+        t.features[t.on] = {f};
+      } else {
+        if (!j[k.key].is_object()) v.fail(key, "must be an object of level → [features]", "e.g. {\"4\": [\"cap4\"]}");
+        for (const auto& [level, list] : j[k.key].items()) {
+          if (!t.has_level(level))
+            v.fail(key + "." + level, fmt::format("\"{}\" is not one of the levels [{}]", level, fmt::join(t.levels, ", ")),
+                   "key the features by level");
+          t.features[level] = v.strings(list, key + "." + level);
+          for (const auto& f : t.features[level])
+            if (!std::regex_match(f, feature_re)) v.fail(key + "." + level, fmt::format("\"{}\" is not a Cargo feature name", f), "e.g. \"smallvec\"");
+        }
+      }
+      break;
+    case toggle_kind::patch:
+    case toggle_kind::revert:
+      if (levels_given) v.fail(where + ".levels", fmt::format("a {} toggle has two levels: off and applied", k.key), "remove \"levels\"");
+      if (k.kind == toggle_kind::patch) {
+        const std::string file = v.string(j[k.key], key);
+        if (file.empty()) v.fail(key, "is empty", "give the diff's path, relative to the manifest");
+        t.patch = file;  // made absolute by the caller, which knows the manifest's folder
+      } else {
+        t.revert = v.string(j[k.key], key);
+        static const std::regex rev_re("[A-Za-z0-9_][A-Za-z0-9_./^~@{}-]{0,99}");
+        if (!std::regex_match(t.revert, rev_re))
+          v.fail(key, fmt::format("\"{}\" is not a commit", t.revert), "give a commit hash or a tag, e.g. \"3f2a9c1\"");
+      }
+      break;
+  }
+}
+
+toggle_spec parse_toggle(const validator& v, const json& j, const std::string& where, build_system system) {
+  if (!j.is_object()) v.fail(where, "must be an object", "write {\"id\": ..., \"option\": ...}");
+  v.only_keys(j, where, {"id", "option", "feature", "features", "var", "env", "patch", "revert", "levels", "on", "title",
+                         "phase", "requires"});
+  toggle_spec t;
+  if (!j.contains("id")) v.fail(where + ".id", "missing", "give the toggle an id such as \"A1\"");
+  t.id = v.string(j["id"], where + ".id");
+  if (!std::regex_match(t.id, id_pattern()))
+    v.fail(where + ".id", fmt::format("\"{}\" is not a valid id", t.id),
+           "use 1–16 characters [A-Z0-9_] starting with a capital letter, e.g. \"A1\"");
+  parse_levels(v, j, where, t);
+  parse_kind(v, j, where, system, t);
   if (j.contains("title")) t.title = v.string(j["title"], where + ".title");
   if (j.contains("phase")) t.phase = v.string(j["phase"], where + ".phase");
   if (j.contains("requires")) {
@@ -193,11 +278,96 @@ void check_placeholders(const validator& v, const manifest& m) {
   }
 }
 
+void parse_build(const validator& v, const json& b, build_spec& out) {
+  if (b.contains("system")) {
+    const std::string sys = v.string(b["system"], "build.system");
+    if (sys == "cmake") out.system = build_system::cmake;
+    else if (sys == "cargo") out.system = build_system::cargo;
+    else if (sys == "command") out.system = build_system::command;
+    else v.fail("build.system", fmt::format("unknown build system \"{}\"", sys), "use one of: cmake, cargo, command");
+  }
+  switch (out.system) {
+    case build_system::cmake:
+      v.only_keys(b, "build", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args"});
+      if (b.contains("generator")) out.generator = v.string(b["generator"], "build.generator");
+      if (b.contains("build_type")) out.build_type = v.string(b["build_type"], "build.build_type");
+      if (b.contains("cmake_args")) out.cmake_args = v.strings(b["cmake_args"], "build.cmake_args");
+      break;
+    case build_system::cargo: {
+      v.only_keys(b, "build", {"system", "profile", "targets", "args", "without_cuda_args"});
+      if (b.contains("profile")) out.profile = v.string(b["profile"], "build.profile");
+      static const std::regex profile_re("[A-Za-z][A-Za-z0-9_-]{0,63}");
+      if (!std::regex_match(out.profile, profile_re))
+        v.fail("build.profile", fmt::format("\"{}\" is not a Cargo profile name", out.profile), "e.g. \"release\"");
+      if (b.contains("args")) out.args = v.strings(b["args"], "build.args");
+      for (const auto& a : out.args)
+        if (a.rfind("--features", 0) == 0 || a == "-F" || a.rfind("--target-dir", 0) == 0 || a.rfind("--profile", 0) == 0 ||
+            a == "--release")
+          v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
+                 "remove it: features come from the toggles, the profile from build.profile, the target folder is per variant");
+      break;
+    }
+    case build_system::command:
+      v.only_keys(b, "build", {"system", "command", "bin", "targets", "without_cuda_args"});
+      if (!b.contains("command")) v.fail("build.command", "missing", "give the build's argv, e.g. [\"make\", \"-j2\", \"OPT={OPT}\"]");
+      out.command = v.strings(b["command"], "build.command");
+      if (out.command.empty() || out.command.front().empty()) v.fail("build.command", "is empty", "give the build's argv");
+      if (b.contains("bin")) out.bin = v.string(b["bin"], "build.bin");
+      if (std::filesystem::path(out.bin).is_absolute() || out.bin.find("..") != std::string::npos)
+        v.fail("build.bin", fmt::format("\"{}\" leaves the worktree", out.bin), "give a folder inside the project, e.g. \"out\"");
+      break;
+  }
+  if (b.contains("targets")) out.targets = v.strings(b["targets"], "build.targets");
+  if (b.contains("without_cuda_args")) out.without_cuda_args = v.strings(b["without_cuda_args"], "build.without_cuda_args");
+}
+
+// build.command's placeholders: {build_dir} and the `var` toggles' names.
+void check_build_command(const validator& v, const manifest& m) {
+  for (size_t a = 0; a < m.build.command.size(); ++a) {
+    const std::string& arg = m.build.command[a];
+    for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {
+      const std::string name = (*it)[1];
+      if (name == "build_dir") continue;
+      const bool known = std::any_of(m.toggles.begin(), m.toggles.end(),
+                                     [&](const toggle_spec& t) { return t.kind == toggle_kind::var && t.var == name; });
+      if (!known)
+        v.fail(fmt::format("build.command[{}]", a), fmt::format("placeholder {{{}}} is not defined", name),
+               "use {build_dir} or the name of a \"var\" toggle");
+    }
+  }
+}
+
 size_t line_of(const std::string& text, size_t byte) {
   return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + std::min(byte, text.size()), '\n'));
 }
 
 }  // namespace
+
+const char* to_string(toggle_kind k) {
+  switch (k) {
+    case toggle_kind::option: return "option";
+    case toggle_kind::feature: return "feature";
+    case toggle_kind::var: return "var";
+    case toggle_kind::env: return "env";
+    case toggle_kind::patch: return "patch";
+    case toggle_kind::revert: return "revert";
+  }
+  return "?";
+}
+
+const char* to_string(build_system s) {
+  switch (s) {
+    case build_system::cmake: return "cmake";
+    case build_system::cargo: return "cargo";
+    case build_system::command: return "command";
+  }
+  return "?";
+}
+
+bool manifest::needs_worktrees() const {
+  return build.system == build_system::command ||
+         std::any_of(toggles.begin(), toggles.end(), [](const toggle_spec& t) { return t.changes_source(); });
+}
 
 bool toggle_spec::has_level(const std::string& level) const {
   return std::find(levels.begin(), levels.end(), level) != levels.end();
@@ -244,14 +414,7 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
   m.source_dir = (m.dir / (root.contains("source_dir") ? v.string(root["source_dir"], "source_dir") : ".")).lexically_normal();
   if (!m.source_dir.has_filename()) m.source_dir = m.source_dir.parent_path();  // "/p/." normalizes to "/p/"
 
-  if (root.contains("build")) {
-    const json& b = v.object(root, "build", "build");
-    v.only_keys(b, "build", {"generator", "build_type", "targets", "cmake_args"});
-    if (b.contains("generator")) m.build.generator = v.string(b["generator"], "build.generator");
-    if (b.contains("build_type")) m.build.build_type = v.string(b["build_type"], "build.build_type");
-    if (b.contains("targets")) m.build.targets = v.strings(b["targets"], "build.targets");
-    if (b.contains("cmake_args")) m.build.cmake_args = v.strings(b["cmake_args"], "build.cmake_args");
-  }
+  if (root.contains("build")) parse_build(v, v.object(root, "build", "build"), m.build);
   if (root.contains("params")) {
     const json& p = v.object(root, "params", "params");
     for (const auto& [key, value] : p.items()) {
@@ -263,15 +426,20 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
   }
   if (!root.contains("toggles") || !root["toggles"].is_array())
     v.fail("toggles", "missing or not an array", "list the toggles: [{\"id\": \"A1\", \"option\": \"...\"}, ...]");
-  std::set<std::string> ids, options;
+  std::set<std::string> ids;
+  std::map<std::string, std::string> variables;  // option / var / env name → the toggle that owns it
   for (size_t i = 0; i < root["toggles"].size(); ++i) {
     const std::string where = fmt::format("toggles[{}]", i);
-    toggle_spec t = parse_toggle(v, root["toggles"][i], where);
+    toggle_spec t = parse_toggle(v, root["toggles"][i], where, m.build.system);
     if (!ids.insert(t.id).second) v.fail(where + ".id", fmt::format("duplicate id \"{}\"", t.id), "give each toggle its own id");
-    if (!options.insert(t.option).second)
-      v.fail(where + ".option", fmt::format("option \"{}\" is used by two toggles", t.option), "give each toggle its own CMake option");
+    const std::string& name = t.kind == toggle_kind::option ? t.option : t.var;
+    if (!name.empty() && !variables.emplace(name, t.id).second)
+      v.fail(where + "." + to_string(t.kind), fmt::format("\"{}\" is used by two toggles ({} and {})", name, variables[name], t.id),
+             "give each toggle its own variable");
+    if (t.kind == toggle_kind::patch) t.patch = (m.dir / t.patch).lexically_normal();
     m.toggles.push_back(std::move(t));
   }
+  check_build_command(v, m);
   if (!root.contains("benchmarks") || !root["benchmarks"].is_array() || root["benchmarks"].empty())
     v.fail("benchmarks", "missing, empty or not an array", "list at least one benchmark");
   std::set<std::string> names;
@@ -325,7 +493,40 @@ manifest load_manifest(const std::filesystem::path& path) {
                                   path.string()));
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_manifest(text.str(), path);
+  manifest m = parse_manifest(text.str(), path);
+  check_sources(m);
+  return m;
+}
+
+void check_sources(const manifest& m) {
+  const validator v(m.path);
+  const auto git = [&](std::vector<std::string> args) {
+    exec::process_options o;
+    o.hardware_counters = false;
+    o.argv = {"git", "-C", m.source_dir.string()};
+    o.argv.insert(o.argv.end(), args.begin(), args.end());
+    return exec::run_process(o);
+  };
+  if (m.needs_worktrees()) {
+    const auto top = git({"rev-parse", "--show-toplevel"});
+    if (!top.started || top.exit_code != 0)
+      v.fail("source_dir", fmt::format("{} is not in a git repository", m.source_dir.string()),
+             m.build.system == build_system::command
+                 ? "a command build runs in a git worktree per variant: `git init && git add -A && git commit` the project first"
+                 : "patch and revert toggles build in git worktrees: `git init && git add -A && git commit` the project first");
+  }
+  for (size_t i = 0; i < m.toggles.size(); ++i) {
+    const toggle_spec& t = m.toggles[i];
+    const std::string where = fmt::format("toggles[{}].{}", i, to_string(t.kind));
+    if (t.kind == toggle_kind::patch && !std::filesystem::is_regular_file(t.patch))
+      v.fail(where, fmt::format("no patch file {}", t.patch.string()), "give the diff's path relative to the manifest's folder");
+    if (t.kind == toggle_kind::revert) {
+      const auto r = git({"rev-parse", "--verify", "--quiet", t.revert + "^{commit}"});
+      if (!r.started || r.exit_code != 0)
+        v.fail(where, fmt::format("\"{}\" is not a commit of {}", t.revert, m.source_dir.string()),
+               "give a commit of the project's history (`git log --oneline` lists them)");
+    }
+  }
 }
 
 std::filesystem::path locate_manifest(const std::string& flag) {
@@ -335,9 +536,16 @@ std::filesystem::path locate_manifest(const std::string& flag) {
 }
 
 std::vector<std::string> expand_command(const benchmark_spec& bench, const std::filesystem::path& bin,
-                                        const std::map<std::string, std::string>& params) {
+                                        const std::map<std::string, std::string>& params,
+                                        const std::map<std::string, std::filesystem::path>& programs) {
   std::vector<std::string> argv;
   for (const auto& arg : bench.command) {
+    if (argv.empty() && arg.rfind("{bin}/", 0) == 0) {
+      if (const auto it = programs.find(arg.substr(6)); it != programs.end()) {
+        argv.push_back(it->second.string());
+        continue;
+      }
+    }
     std::string out;
     auto begin = arg.cbegin();
     for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {

@@ -15,9 +15,25 @@
 
 namespace abtest {
 
+// How a toggle reaches the project (DESIGN §3.1); exactly one kind key per toggle.
+enum class toggle_kind {
+  option,   // cmake: -D<option>=<level>
+  feature,  // cargo: the level's features (`feature` = one feature for the on level, `features` = per level)
+  var,      // command: {VAR} in build.command and $VAR in its environment
+  env,      // run time only: $VAR of the benchmark process; no rebuild
+  patch,    // `git apply` of a diff in the variant's worktree
+  revert,   // the inverse of a commit, the same way
+};
+const char* to_string(toggle_kind k);
+
 struct toggle_spec {
   std::string id;                        // [A-Z][A-Z0-9_]{0,15}
-  std::string option;                    // the CMake cache variable that carries the level
+  toggle_kind kind = toggle_kind::option;
+  std::string option;                    // option: the CMake cache variable that carries the level
+  std::map<std::string, std::vector<std::string>> features;  // feature: level → Cargo features
+  std::string var;                       // var / env: the variable's name
+  std::filesystem::path patch;           // patch: the diff, absolute
+  std::string revert;                    // revert: the commit as written in the manifest
   std::vector<std::string> levels;       // first = off; default {"OFF", "ON"}
   std::string on;                        // what `--toggle ID` selects; default: the last level
   std::string title;
@@ -25,15 +41,31 @@ struct toggle_spec {
   std::vector<std::string> requires_caps;  // e.g. {"cuda"}: inert on a host without them
 
   const std::string& off() const { return levels.front(); }
+  bool changes_build() const { return kind != toggle_kind::env; }
+  bool changes_source() const { return kind == toggle_kind::patch || kind == toggle_kind::revert; }
   bool two_level() const { return levels.size() == 2; }
   bool has_level(const std::string& level) const;
 };
 
+enum class build_system { cmake, cargo, command };
+const char* to_string(build_system s);
+
 struct build_spec {
+  build_system system = build_system::cmake;
+  std::vector<std::string> targets;      // programs to build (cmake targets, cargo bins, command outputs)
+  // cmake
   std::string generator = "Ninja";
   std::string build_type = "Release";
-  std::vector<std::string> targets;
   std::vector<std::string> cmake_args;
+  // cargo
+  std::string profile = "release";
+  std::vector<std::string> args;         // extra `cargo build` arguments, e.g. --offline
+  // command: argv run in the variant's worktree; {VAR} placeholders from `var` toggles, {build_dir}
+  std::vector<std::string> command;
+  std::string bin = ".";                 // where the programs land, relative to the worktree
+  // Added to the configure (cmake) or build (cargo, command) line on a host without a CUDA device:
+  // kernels that cannot run here are not built (the build record says so).
+  std::vector<std::string> without_cuda_args;
 };
 
 struct benchmark_spec {
@@ -65,21 +97,28 @@ struct manifest {
   const toggle_spec& toggle(const std::string& id) const;  // throws usage_error naming the known ids
   const toggle_spec* find_toggle(const std::string& id) const;
   const benchmark_spec* find_benchmark(const std::string& name) const;
+  // Some toggle changes the source (patch, revert), or the build runs in the source tree
+  // (system command): every variant then builds in a git worktree of its own.
+  bool needs_worktrees() const;
   std::filesystem::path state_dir() const { return dir / ".abtest"; }
 };
 
 // Reads and validates a manifest. Every problem is a user_error (exit 2) that names the file, the
-// key (e.g. `toggles[2].levels`) and the fix.
+// key (e.g. `toggles[2].levels`) and the fix. load_manifest also checks what lies outside the text:
+// patch files exist, `revert` commits and the git repository of source_dir are there.
 manifest load_manifest(const std::filesystem::path& path);
 manifest parse_manifest(const std::string& text, const std::filesystem::path& path);
+void check_sources(const manifest& m);
 
 // --manifest PATH, else $ABTEST_MANIFEST, else ./abtest.json.
 std::filesystem::path locate_manifest(const std::string& flag);
 
 // The benchmark's command with {bin} and {param} replaced. Unknown placeholders were rejected at
-// load time, so this cannot fail for a loaded manifest.
+// load time, so this cannot fail for a loaded manifest. A program `{bin}/NAME` whose NAME is in
+// `programs` (target → file, from the build) is replaced by that file wherever the build put it.
 std::vector<std::string> expand_command(const benchmark_spec& bench, const std::filesystem::path& bin,
-                                        const std::map<std::string, std::string>& params);
+                                        const std::map<std::string, std::string>& params,
+                                        const std::map<std::string, std::filesystem::path>& programs = {});
 
 // The targets each benchmark's `{bin}/NAME` program comes from (argv[0] only).
 std::vector<std::string> benchmark_programs(const manifest& m);

@@ -12,6 +12,11 @@ nlohmann::json run_plan::to_json() const {
     nlohmann::json j = {{"key", a.key}, {"levels", a.levels}, {"role", a.role}, {"bin", a.bin.string()},
                         {"binaries_digest", a.binaries_digest}};
     if (a.build_id) j["build_id"] = *a.build_id;
+    if (!a.programs.empty()) {
+      j["programs"] = nlohmann::json::object();
+      for (const auto& [t, p] : a.programs) j["programs"][t] = p.string();
+    }
+    if (!a.env.empty()) j["env"] = a.env;
     arms_json.push_back(std::move(j));
   }
   return {{"kind", kind},       {"arms", arms_json},         {"benchmarks", benchmarks}, {"params", params},
@@ -31,6 +36,9 @@ run_plan run_plan::from_json(const nlohmann::json& j) {
     arm.bin = a.at("bin").get<std::string>();
     arm.binaries_digest = a.value("binaries_digest", "");
     if (a.contains("build_id")) arm.build_id = a["build_id"].get<int64_t>();
+    if (a.contains("programs"))
+      for (const auto& [t, p] : a["programs"].items()) arm.programs[t] = p.get<std::string>();
+    if (a.contains("env")) arm.env = a["env"].get<std::map<std::string, std::string>>();
     p.arms.push_back(std::move(arm));
   }
   p.benchmarks = j.at("benchmarks").get<std::vector<std::string>>();

@@ -15,9 +15,11 @@ struct arm_plan {
   std::string key;                                // variant key, e.g. "A1=4+B1"
   std::map<std::string, std::string> levels;      // non-off levels
   std::string role;                               // "baseline" or "candidate"
-  std::filesystem::path bin;                      // the build folder ({bin}); empty when simulated
-  std::string binaries_digest;                    // equal digests = identical programs
+  std::filesystem::path bin;                      // what {bin} stands for; empty when simulated
+  std::string binaries_digest;                    // binaries + env: equal digests = the same program
   std::optional<int64_t> build_id;
+  std::map<std::string, std::filesystem::path> programs;  // target → file, where the build put it
+  std::map<std::string, std::string> env;         // from `env` toggles, for the benchmark processes
 };
 
 struct run_plan {

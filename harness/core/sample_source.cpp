@@ -10,7 +10,8 @@ exec::sample_outcome process_source::run(const arm_plan& arm, const benchmark_sp
   inv.bench = bench.name;
   inv.format = bench.format;
   inv.pattern = bench.pattern;
-  inv.argv = expand_command(bench, arm.bin, plan_.params);
+  inv.argv = expand_command(bench, arm.bin, plan_.params, arm.programs);
+  inv.env = arm.env;
   inv.timeout_s = bench.timeout_s;
   inv.pin = plan_.pin;
   inv.working_dir = m_.dir;

@@ -205,4 +205,8 @@ std::vector<std::string> noise_warnings(const noise_inputs& in) {
   return warnings;
 }
 
+bool host_has_cuda_device(const std::filesystem::path& root) {
+  return std::filesystem::exists(root / "dev/nvidia0") || std::filesystem::exists(root / "proc/driver/nvidia/gpus");
+}
+
 }  // namespace abtest::exec

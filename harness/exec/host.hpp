@@ -30,6 +30,9 @@ struct host_facts {
 // hostname, kernel and the core-count fallback always come from the running system.
 host_facts collect_host_facts(const std::filesystem::path& root = "/");
 
+// An NVIDIA device node or driver entry is present: CUDA kernels can run here.
+bool host_has_cuda_device(const std::filesystem::path& root = "/");
+
 // The fingerprint of `facts` as described above (deterministic across runs and machines).
 std::string host_fingerprint(const host_facts& facts);
 

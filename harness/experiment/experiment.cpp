@@ -51,9 +51,7 @@ db::sample_status to_db(exec::sample_status s) { return db::parse<db::sample_sta
 
 }  // namespace
 
-bool host_has_cuda() {
-  return std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/proc/driver/nvidia/gpus");
-}
+bool host_has_cuda() { return exec::host_has_cuda_device(); }
 
 std::vector<std::string> inert_toggles(const manifest& m, const variant& v) {
   std::vector<std::string> out;
@@ -84,6 +82,33 @@ std::int64_t current_machine(db::results_store& store) {
   return store.upsert_machine(m);
 }
 
+arm_plan arm_for(const manifest& m, const variant& v, const recorded_build& b, std::string role) {
+  const build_outcome& o = b.outcome;
+  arm_plan a{v.key(m), v.levels, std::move(role), o.bin_dir, {}, b.build_id, {}, run_env(v, m)};
+  for (const auto& [target, bin] : o.binaries) a.programs[target] = bin.path;
+  a.binaries_digest = program_digest(o.binaries_digest, a.env);
+  return a;
+}
+
+nlohmann::json build_details(const manifest& m, const build_outcome& o) {
+  nlohmann::json d = {{"system", to_string(m.build.system)}, {"bin", o.bin_dir.string()}};
+  if (!o.tool_version.empty()) d["tool"] = o.tool_version;
+  if (!o.applied.empty()) d["applied"] = o.applied;
+  if (!o.cost.compiled.empty()) d["compiled"] = o.cost.compiled;
+  if (!o.cost.notes.empty()) d["notes"] = o.cost.notes;
+  if (o.configured_now) d["configured"] = true;
+  return d;
+}
+
+std::string describe_cost(const build_outcome& o) {
+  std::string text = fmt::format("{} {:.1f} s", o.ok ? "built" : "FAILED after", o.duration_s);
+  if (o.cost.objects_compiled) text += fmt::format(", {} compiled", *o.cost.objects_compiled);
+  if (o.cost.cache_hits) text += fmt::format(", {} from the cache", *o.cost.cache_hits);
+  if (o.cost.links) text += fmt::format(", {} linked", *o.cost.links);
+  if (o.configured_now) text += ", configured";
+  return text;
+}
+
 recorded_build build_and_record(const manifest& m, const variant& v, db::results_store& store, const builder& b,
                                 const global_options& g) {
   if (!g.quiet && !g.json) fmt::print(stderr, "building {} in {}\n", v.key(m), b.folder(v).string());
@@ -105,7 +130,15 @@ recorded_build build_and_record(const manifest& m, const variant& v, db::results
   rec.log_tail = o.log_tail;
   rec.machine_id = current_machine(store);
   for (const auto& [target, bin] : o.binaries) rec.binaries.push_back({target, bin.path.string(), bin.sha256});
+  rec.objects_compiled = o.cost.objects_compiled;
+  rec.cache_hits = o.cost.cache_hits;
+  rec.cache_misses = o.cost.cache_misses;
+  rec.links = o.cost.links;
+  rec.details = build_details(m, o);
   r.build_id = store.insert_build(rec);
+  if (!g.quiet && !g.json) fmt::print(stderr, "  {}\n", describe_cost(o));
+  if (!g.quiet)  // notes go to stderr in --json mode too: they are warnings, not output
+    for (const auto& note : o.cost.notes) fmt::print(stderr, "  note: {}\n", note);
   return r;
 }
 

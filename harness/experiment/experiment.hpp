@@ -9,7 +9,7 @@
 #include "db/results_store.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/core/analysis.hpp"
-#include "harness/core/builder.hpp"
+#include "harness/build/builder.hpp"
 #include "harness/core/plan.hpp"
 #include "harness/core/sample_source.hpp"
 #include "harness/core/scheduler.hpp"
@@ -26,6 +26,15 @@ struct recorded_build {
 };
 recorded_build build_and_record(const manifest& m, const variant& v, db::results_store& store, const builder& b,
                                 const global_options& g);
+
+// The arm that measures `v` from its build: {bin}, the programs where the build put them, the
+// environment of its `env` toggles, and the digest that makes two arms the same program.
+arm_plan arm_for(const manifest& m, const variant& v, const recorded_build& b, std::string role = {});
+
+// The build record's `details` (system, tool, {bin}, patches, compiled sources, notes) and the
+// one-line summary of what a build cost ("built 12.3 s, 2 compiled, 31 from the cache, 2 linked").
+nlohmann::json build_details(const manifest& m, const build_outcome& o);
+std::string describe_cost(const build_outcome& o);
 
 // An arm whose requirements this host lacks (e.g. `requires: ["cuda"]` without a GPU) can build,
 // but the toggle cannot change what runs. Returns the inert toggle ids among `v`'s.

@@ -66,11 +66,11 @@ std::optional<arm_plan> variant_arms::operator()(const search::levels& levels) {
   if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
   std::optional<arm_plan> arm;
   if (simulated_) {
-    arm = arm_plan{key, v.levels, "", {}, {}, std::nullopt};
+    arm = arm_plan{key, v.levels, "", {}, {}, std::nullopt, {}, {}};
   } else {
     const auto built = build_and_record(m_, v, store_, builder_, g_);
     if (built.outcome.ok)
-      arm = arm_plan{key, v.levels, "", built.outcome.dir, built.outcome.binaries_digest, built.build_id};
+      arm = arm_for(m_, v, built);
     else
       failures_[key] = built.outcome.log_tail;
   }

@@ -15,7 +15,7 @@
 
 #include "db/results_store.hpp"
 #include "harness/commands/command.hpp"
-#include "harness/core/builder.hpp"
+#include "harness/build/builder.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/core/plan.hpp"
 #include "harness/core/samples.hpp"

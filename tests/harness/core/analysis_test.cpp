@@ -12,7 +12,8 @@ namespace {
 
 run_plan two_arms() {
   run_plan p;
-  p.arms = {{"base", {}, "baseline", "", "", std::nullopt}, {"SLOW", {{"SLOW", "ON"}}, "candidate", "", "", std::nullopt}};
+  p.arms = {{"base", {}, "baseline", "", "", std::nullopt, {}, {}},
+            {"SLOW", {{"SLOW", "ON"}}, "candidate", "", "", std::nullopt, {}, {}}};
   p.benchmarks = {"b"};
   p.seed = 1;
   return p;

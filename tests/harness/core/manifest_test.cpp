@@ -126,6 +126,101 @@ TEST(manifest, syntax_errors_give_the_line) {
   }
 }
 
+// --- build systems and toggle kinds (DESIGN §3.1) ---------------------------------------------
+
+json cargo_doc() {
+  return json::parse(R"({
+    "project": "crate",
+    "build": {"system": "cargo", "profile": "release", "targets": ["synth"], "args": ["--offline"]},
+    "params": {"preset": "small"},
+    "toggles": [
+      {"id": "A1", "levels": ["0", "1", "2", "4"], "features": {"1": ["cap1"], "2": ["cap2"], "4": ["cap4"]}, "on": "4"},
+      {"id": "SLOW", "feature": "planted_slow"},
+      {"id": "W", "env": "ZK_MSM_WINDOW", "levels": ["auto", "16"]},
+      {"id": "P1", "patch": "patches/p1.diff"}
+    ],
+    "benchmarks": [{"name": "synth", "format": "json", "command": ["{bin}/synth", "--preset", "{preset}"]}]
+  })");
+}
+
+TEST(manifest, cargo_projects_take_features_env_and_patch_toggles) {
+  const manifest m = parse_manifest(cargo_doc().dump(), "/p/abtest.json");
+  EXPECT_EQ(m.build.system, build_system::cargo);
+  EXPECT_EQ(m.build.args, std::vector<std::string>{"--offline"});
+  EXPECT_EQ(m.toggle("A1").kind, toggle_kind::feature);
+  EXPECT_EQ(m.toggle("A1").features.at("2"), std::vector<std::string>{"cap2"});
+  EXPECT_FALSE(m.toggle("A1").features.count("0"));  // the off level: no features
+  EXPECT_EQ(m.toggle("SLOW").features.at("ON"), std::vector<std::string>{"planted_slow"});
+  EXPECT_EQ(m.toggle("W").kind, toggle_kind::env);
+  EXPECT_EQ(m.toggle("W").var, "ZK_MSM_WINDOW");
+  EXPECT_FALSE(m.toggle("W").changes_build());
+  EXPECT_EQ(m.toggle("P1").patch, "/p/patches/p1.diff");
+  EXPECT_TRUE(m.toggle("P1").changes_source());
+  EXPECT_TRUE(m.needs_worktrees());
+}
+
+TEST(manifest, a_kind_the_build_system_cannot_honour_is_an_error) {
+  auto doc = valid();
+  doc["toggles"][0].erase("option");
+  doc["toggles"][0]["feature"] = "smallvec";
+  auto e = error_of(doc);
+  EXPECT_NE(e.find("toggles[0].feature: a cmake project cannot honour \"feature\""), std::string::npos) << e;
+  doc = cargo_doc();
+  doc["toggles"][1] = {{"id", "O"}, {"option", "OPT"}};
+  e = error_of(doc);
+  EXPECT_NE(e.find("a cargo project cannot honour \"option\""), std::string::npos) << e;
+  doc = valid();
+  doc["toggles"][1]["env"] = "X";
+  EXPECT_NE(error_of(doc).find("toggles[1]: has more than one kind key"), std::string::npos);
+  doc = valid();
+  doc["toggles"][1].erase("option");
+  EXPECT_NE(error_of(doc).find("toggles[1]: says nothing about how it reaches the project"), std::string::npos);
+}
+
+TEST(manifest, unknown_systems_and_misplaced_build_keys_are_errors) {
+  auto doc = valid();
+  doc["build"]["system"] = "bazel";
+  EXPECT_NE(error_of(doc).find("build.system: unknown build system \"bazel\" — use one of: cmake, cargo, command"),
+            std::string::npos);
+  doc = cargo_doc();
+  doc["build"]["cmake_args"] = json::array();
+  EXPECT_NE(error_of(doc).find("build.cmake_args: unknown key"), std::string::npos);
+  doc = cargo_doc();
+  doc["build"]["args"] = {"--features", "x"};
+  EXPECT_NE(error_of(doc).find("\"--features\" is set by abtest"), std::string::npos);
+  doc = cargo_doc();
+  doc["toggles"][0]["features"]["8"] = {"cap8"};
+  EXPECT_NE(error_of(doc).find("toggles[0].features.8: \"8\" is not one of the levels"), std::string::npos);
+  doc = cargo_doc();
+  doc["toggles"][3]["levels"] = {"OFF", "ON", "MORE"};
+  EXPECT_NE(error_of(doc).find("a patch toggle has two levels"), std::string::npos);
+}
+
+TEST(manifest, command_builds_take_var_toggles_as_placeholders) {
+  const json doc = json::parse(R"({
+    "project": "make",
+    "build": {"system": "command", "command": ["make", "-j2", "OPT={OPT}", "OUT={build_dir}"], "bin": "out", "targets": ["bench"]},
+    "toggles": [{"id": "OPT", "var": "OPT", "levels": ["-O2", "-O3"]}],
+    "benchmarks": [{"name": "b", "format": "json", "command": ["{bin}/bench"]}]
+  })");
+  const manifest m = parse_manifest(doc.dump(), "/p/abtest.json");
+  EXPECT_EQ(m.build.system, build_system::command);
+  EXPECT_EQ(m.build.bin, "out");
+  EXPECT_EQ(m.toggle("OPT").var, "OPT");
+  auto bad = doc;
+  bad["build"]["command"][2] = "OPT={OPTS}";
+  EXPECT_NE(error_of(bad).find("build.command[2]: placeholder {OPTS} is not defined"), std::string::npos);
+  bad = doc;
+  bad["build"]["bin"] = "../elsewhere";
+  EXPECT_NE(error_of(bad).find("build.bin: \"../elsewhere\" leaves the worktree"), std::string::npos);
+}
+
+TEST(manifest, programs_found_by_the_build_replace_bin_slash_name) {
+  const manifest m = parse_manifest(valid().dump(), "/p/abtest.json");
+  EXPECT_EQ(expand_command(m.benchmarks[0], "/b/base", m.params, {{"bench", "/b/base/tools/bench"}}),
+            (std::vector<std::string>{"/b/base/tools/bench", "--preset=small", "3"}));
+}
+
 TEST(manifest, the_repository_manifest_is_valid) {
   const manifest m = load_manifest(ABTEST_SOURCE_DIR "/abtest.json");
   EXPECT_EQ(m.toggles.size(), 5u);

@@ -10,8 +10,9 @@ namespace {
 
 run_plan three_arms(uint64_t seed) {
   run_plan p;
-  p.arms = {{"base", {}, "baseline", "/b/base", "d0", 1}, {"A1=4", {{"A1", "4"}}, "candidate", "/b/A1", "d1", 2},
-            {"B1", {{"B1", "ON"}}, "candidate", "/b/B1", "d2", std::nullopt}};
+  p.arms = {{"base", {}, "baseline", "/b/base", "d0", 1, {}, {}},
+            {"A1=4", {{"A1", "4"}}, "candidate", "/b/A1", "d1", 2, {{"synth-bench", "/b/A1/bench/synth-bench"}}, {}},
+            {"B1", {{"B1", "ON"}}, "candidate", "/b/B1", "d2", std::nullopt, {}, {{"ZK_WINDOW", "16"}}}};
   p.benchmarks = {"synth", "proof"};
   p.seed = seed;
   return p;
@@ -63,6 +64,10 @@ TEST(plan, json_round_trip_keeps_everything_resume_needs) {
   EXPECT_EQ(q.arms[1].levels.at("A1"), "4");
   EXPECT_EQ(q.arms[1].build_id, 2);
   EXPECT_FALSE(q.arms[2].build_id);
+  // Where the build put the programs and the env toggles' environment survive a resume.
+  EXPECT_EQ(q.arms[1].programs.at("synth-bench"), "/b/A1/bench/synth-bench");
+  EXPECT_EQ(q.arms[2].env.at("ZK_WINDOW"), "16");
+  EXPECT_TRUE(q.arms[0].programs.empty() && q.arms[0].env.empty());
   for (int r = 1; r <= 3; ++r) {
     const auto a = round_slots(p, r, false), b = round_slots(q, r, false);
     for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(std::tie(a[i].arm, a[i].benchmark), std::tie(b[i].arm, b[i].benchmark));

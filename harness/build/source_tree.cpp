@@ -1,0 +1,156 @@
+// Worktrees per variant: a snapshot of the project (HEAD plus uncommitted edits), patches applied
+// with `git apply`, reverts as the reverse diff of their commit; reused when nothing changed.
+#include "harness/build/source_tree.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "harness/core/sha256.hpp"
+#include "harness/exec/process.hpp"
+
+namespace abtest {
+namespace fs = std::filesystem;
+namespace {
+
+struct git_result {
+  bool ok = false;
+  std::string out, err;
+};
+
+git_result git(const fs::path& dir, std::vector<std::string> args) {
+  exec::process_options o;
+  o.hardware_counters = false;
+  o.timeout_s = 300;
+  o.argv = {"git", "-C", dir.string()};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  const auto r = exec::run_process(o);
+  git_result g;
+  g.ok = r.started && r.exit_code == 0;
+  g.out = r.out.head;
+  g.err = r.started ? r.err.head : r.error;
+  while (!g.out.empty() && g.out.back() == '\n') g.out.pop_back();
+  return g;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+source_snapshot snapshot_source(const manifest& m) {
+  source_snapshot s;
+  const auto top = git(m.source_dir, {"rev-parse", "--show-toplevel"});
+  if (!top.ok) return s;
+  s.repo = top.out;
+  s.head = git(s.repo, {"rev-parse", "HEAD"}).out;
+  s.tree_commit = s.head;
+  // `git stash create` records the edits to tracked files as a commit without touching the
+  // working tree, the index or the stash list; it prints nothing when there are none.
+  const auto stash = git(s.repo, {"stash", "create", "abtest: the working tree as built"});
+  if (stash.ok && !stash.out.empty()) {
+    s.dirty = true;
+    s.tree_commit = stash.out;
+  }
+  // abtest's own state folder (worktrees, builds) is not the project's: leave it out.
+  const fs::path state = fs::relative(m.state_dir(), s.repo);
+  const auto untracked = git(s.repo, {"ls-files", "--others", "--exclude-standard", "--", ".", ":(exclude)" + state.string()});
+  std::istringstream in(untracked.out);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) s.untracked.push_back(line);
+  return s;
+}
+
+source_tree prepare_source_tree(const manifest& m, const variant& v, const source_snapshot& snap, const fs::path& folder) {
+  source_tree t;
+  if (!m.needs_worktrees()) {
+    t.source = m.source_dir;
+    return t;
+  }
+  if (snap.repo.empty()) {
+    t.ok = false;
+    t.error = fmt::format("{} is not in a git repository: worktrees need one", m.source_dir.string());
+    return t;
+  }
+  t.root = folder;
+  t.source = folder / fs::relative(m.source_dir, snap.repo);
+  if (t.source.filename() == ".") t.source = t.source.parent_path();
+
+  // What the worktree must hold: the snapshot and each applied toggle with its diff's hash.
+  std::vector<std::pair<const toggle_spec*, std::string>> steps;  // toggle, diff file
+  std::string want = snap.tree_commit + "\n";
+  const fs::path diffs = folder.parent_path() / (folder.filename().string() + "-diffs");
+  fs::create_directories(diffs);
+  for (const auto& tg : m.toggles) {
+    if (!tg.changes_source() || !v.levels.count(tg.id)) continue;
+    fs::path diff = tg.patch;
+    if (tg.kind == toggle_kind::revert) {
+      // The inverse of the commit: the diff from it back to its parent.
+      const auto d = git(snap.repo, {"diff", "--binary", tg.revert, tg.revert + "^"});
+      if (!d.ok) {
+        t.ok = false;
+        t.error = fmt::format("{}: cannot diff commit {}: {}", tg.id, tg.revert, first_line(d.err));
+        return t;
+      }
+      diff = diffs / (tg.id + ".revert.diff");
+      std::ofstream(diff, std::ios::trunc) << d.out << "\n";
+      t.applied.push_back(fmt::format("{}: revert {}", tg.id, tg.revert));
+    } else {
+      t.applied.push_back(fmt::format("{}: {}", tg.id, fs::relative(tg.patch, m.dir).string()));
+    }
+    want += tg.id + "=" + sha256_hex(read_text(diff)) + "\n";
+    steps.emplace_back(&tg, diff.string());
+  }
+  const fs::path stamp = folder.parent_path() / (folder.filename().string() + "-state.txt");
+  if (fs::exists(folder / ".git") && read_text(stamp) == want) return t;  // already exactly this
+
+  std::error_code ec;
+  fs::remove(stamp, ec);
+  if (!fs::exists(folder / ".git")) {
+    fs::remove_all(folder, ec);
+    git(snap.repo, {"worktree", "prune"});
+    const auto add = git(snap.repo, {"worktree", "add", "--detach", "--force", folder.string(), snap.tree_commit});
+    if (!add.ok) {
+      t.ok = false;
+      t.error = fmt::format("git worktree add failed: {}", first_line(add.err));
+      return t;
+    }
+  } else {
+    // Back to the snapshot: only files that differ are rewritten, so the rest keep their times.
+    const auto co = git(folder, {"checkout", "--detach", "--force", snap.tree_commit});
+    if (!co.ok) {
+      t.ok = false;
+      t.error = fmt::format("git checkout in {} failed: {}", folder.string(), first_line(co.err));
+      return t;
+    }
+  }
+  // Files a previous version of a patch added are untracked now; ignored files (build outputs of an
+  // in-source build) stay.
+  git(folder, {"clean", "-fdq"});
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const auto& [tg, diff] = steps[i];
+    const auto ap = git(folder, {"apply", "--whitespace=nowarn", diff});
+    if (!ap.ok) {
+      const std::vector<std::string> before(t.applied.begin(), t.applied.begin() + static_cast<std::ptrdiff_t>(i));
+      t.ok = false;
+      t.error = fmt::format("{} does not apply{}: {}", tg->id,
+                            before.empty() ? "" : fmt::format(" after {}", fmt::join(before, ", ")),
+                            ap.err.empty() ? "git apply failed" : ap.err);
+      while (!t.error.empty() && t.error.back() == '\n') t.error.pop_back();
+      git(folder, {"checkout", "--detach", "--force", snap.tree_commit});  // leave it clean for the next use
+      return t;
+    }
+  }
+  std::ofstream(stamp, std::ios::trunc) << want;
+  return t;
+}
+
+}  // namespace abtest

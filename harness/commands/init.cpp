@@ -1,0 +1,73 @@
+// `abtest init`: a starting manifest for the project in this folder (or --source DIR), saying what
+// it guessed and what is left to fill in. It never overwrites a manifest.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "harness/build/project_probe.hpp"
+#include "harness/commands/command.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/manifest.hpp"
+
+namespace abtest::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct init_flags {
+  std::string source = ".";
+};
+
+int init(const init_flags& f, const global_options& g) {
+  const fs::path path = fs::absolute(locate_manifest(g.manifest)).lexically_normal();
+  if (fs::exists(path))
+    throw usage_error(fmt::format("{} exists — abtest init never overwrites a manifest: edit it, or move it away first", path.string()));
+  const fs::path source = fs::weakly_canonical(fs::absolute(f.source));
+  if (!fs::is_directory(source)) throw usage_error(fmt::format("--source {}: not a folder", f.source));
+  fs::create_directories(path.parent_path());
+  const project_draft d = probe_project(source, path.parent_path(), path.parent_path() / ".abtest" / "init-probe");
+  const std::string text = d.manifest.dump(2) + "\n";
+  // What it wrote must load: the same validation as every command (a draft with no benchmark
+  // does not, and says so below instead).
+  std::string invalid;
+  try {
+    parse_manifest(text, path);
+  } catch (const user_error& e) {
+    invalid = e.what();
+  }
+  {
+    std::ofstream out(path, std::ios::trunc);
+    out << text;
+    if (!out) throw usage_error(fmt::format("cannot write {} — check the folder's permissions", path.string()));
+  }
+  if (g.json) {
+    std::cout << nlohmann::json({{"manifest", path.string()}, {"guessed", d.guessed}, {"to_do", d.to_do},
+                                 {"valid", invalid.empty()}, {"error", invalid}}).dump(2) << "\n";
+    return 0;
+  }
+  if (g.quiet) return 0;
+  fmt::print("wrote {} ({} build, {} toggle(s), {} benchmark(s))\n", path.string(), d.manifest["build"]["system"].get<std::string>(),
+             d.manifest["toggles"].size(), d.manifest["benchmarks"].size());
+  fmt::print("\nwhat it read or guessed:\n");
+  for (const auto& s : d.guessed) fmt::print("  - {}\n", s);
+  if (!d.to_do.empty()) {
+    fmt::print("\nstill to do:\n");
+    for (const auto& s : d.to_do) fmt::print("  - {}\n", s);
+  }
+  if (!invalid.empty()) fmt::print("\nnot usable yet: {}\n", invalid);
+  else fmt::print("\nnext: abtest build   (then abtest run --toggle {} --rounds 10)\n",
+                  d.manifest["toggles"].empty() ? "ID" : d.manifest["toggles"][0]["id"].get<std::string>());
+  return 0;
+}
+
+}  // namespace
+
+static const registrar reg(5, [](CLI::App& app, global_options& g, action& act) {
+  auto f = std::make_shared<init_flags>();
+  auto* cmd = app.add_subcommand("init", "write a starting abtest.json for a CMake, Cargo or Makefile project (never overwrites)");
+  cmd->add_option("--source", f->source, "the project's folder (default: this folder)");
+  cmd->callback([f, &g, &act] { act = [f, &g] { return init(*f, g); }; });
+});
+
+}  // namespace abtest::cli

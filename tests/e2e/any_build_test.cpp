@@ -1,0 +1,266 @@
+// Any project, any build, end to end on real builds: patch and revert toggles in worktrees of a
+// throwaway git repository give the same culprits as the fixture's CMake options, a patch that does
+// not apply is a failed variant with git's reason, an env toggle is measured without a rebuild, a
+// program in a subfolder is found, bad manifests of the new kinds are refused with nothing written,
+// and `abtest init` writes manifests that abtest accepts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <regex>
+
+#include "tests/e2e/bisect_test_support.hpp"
+
+namespace abtest::e2e {
+namespace {
+
+cli_result git(const fs::path& repo, std::vector<std::string> args) {
+  std::vector<std::string> all{"-C", repo.string(), "-c", "user.name=abtest", "-c", "user.email=abtest@localhost",
+                               "-c", "commit.gpgsign=false"};
+  all.insert(all.end(), args.begin(), args.end());
+  return run_program("git", all);
+}
+
+// planted_config.hpp.in with eight comment lines between the defines, so that a patch of one
+// define has no other define in its context and patches of different toggles combine.
+std::string spaced_config(const std::string& slow_line) {
+  std::string text = "// planted toggles, spaced for patches\n#pragma once\n";
+  const auto gap = [&] {
+    for (int i = 0; i < 8; ++i) text += "//\n";
+  };
+  for (const std::string& line : {slow_line, std::string("#cmakedefine01 PLANTED_PAIR1"), std::string("#cmakedefine01 PLANTED_PAIR2"),
+                                 std::string("#cmakedefine01 PLANTED_BROKEN"), std::string("#cmakedefine01 PLANTED_CRASH"),
+                                 std::string("#cmakedefine01 PLANTED_DIGEST"), std::string("#define PLANTED_SIZE @PLANTED_SIZE@")}) {
+    gap();
+    text += line + "\n";
+  }
+  return text;
+}
+
+// A git repository holding the planted fixture (planted-bench only), its manifest with no toggles.
+struct planted_repo {
+  scratch dir{"any-build"};
+  fs::path repo = dir.path() / "proj";
+  fs::path db = dir.path() / "r.db";
+  nlohmann::json manifest;
+
+  explicit planted_repo(const std::string& slow_line = "#cmakedefine01 PLANTED_SLOW") {
+    use_parent_launcher();
+    manifest = nlohmann::json::parse(slurp(planted_copy(repo)));
+    manifest["toggles"] = nlohmann::json::array();
+    std::ofstream(repo / "planted_config.hpp.in", std::ios::trunc) << spaced_config(slow_line);
+    EXPECT_EQ(git(repo, {"init", "-q"}).code, 0);
+    commit("the planted fixture");
+  }
+  std::string commit(const std::string& message) {
+    EXPECT_EQ(git(repo, {"add", "-A"}).code, 0);
+    EXPECT_EQ(git(repo, {"commit", "-q", "-m", message}).code, 0);
+    std::string sha = git(repo, {"rev-parse", "HEAD"}).out;
+    return sha.substr(0, sha.find('\n'));
+  }
+  // A patch that replaces `from` by `to` in the config template, made with git and then undone.
+  void make_patch(const std::string& name, const std::string& from, const std::string& to) {
+    const fs::path cfg = repo / "planted_config.hpp.in";
+    std::string text = slurp(cfg);
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    const std::string original = text;
+    text.replace(at, from.size(), to);
+    std::ofstream(cfg, std::ios::trunc) << text;
+    fs::create_directories(repo / "patches");
+    std::ofstream(repo / "patches" / (name + ".diff")) << git(repo, {"diff"}).out;
+    std::ofstream(cfg, std::ios::trunc) << original;
+  }
+  void write_manifest() { std::ofstream(repo / "abtest.json", std::ios::trunc) << manifest.dump(2) << "\n"; }
+  cli_result abtest(std::vector<std::string> args) {
+    std::vector<std::string> all{"--json", "--manifest", (repo / "abtest.json").string(), "--db", db.string()};
+    all.insert(all.end(), args.begin(), args.end());
+    return run_abtest(all);
+  }
+};
+
+TEST(any_build, patch_toggles_give_the_same_culprits_as_the_cmake_options) {
+  planted_repo p;
+  for (const char* t : {"SLOW", "PAIR1", "PAIR2"}) {
+    p.make_patch(t, std::string("#cmakedefine01 PLANTED_") + t, std::string("#define PLANTED_") + t + " 1");
+    p.manifest["toggles"].push_back({{"id", t}, {"patch", std::string("patches/") + t + ".diff"}});
+  }
+  p.write_manifest();
+  p.commit("the patches and the manifest");
+  const auto r = p.abtest({"bisect", "--to", "all", "--metric", "planted.work_count", "--rounds", "3", "--seed", "5"});
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["verdict"], "slower");
+  // The same answer as bisect_fixture's on the CMake options (expected.json: 1.3 and 1.4).
+  EXPECT_EQ(culprit_sets(j), (std::set<std::vector<std::string>>{{"SLOW"}, {"PAIR1", "PAIR2"}})) << j.dump(2);
+  for (const auto& c : j["culprits"])
+    EXPECT_NEAR(c["effect"].get<double>(), c["toggles"].size() == 1 ? std::log(1.3) : std::log(1.4), 1e-9) << c.dump();
+  // Each variant built in its own worktree, with its patches applied there, never in the project.
+  EXPECT_TRUE(fs::exists(p.repo / ".abtest/build/PAIR1+PAIR2+SLOW/src/planted_config.hpp.in"));
+  EXPECT_NE(slurp(p.repo / ".abtest/build/PAIR1+PAIR2+SLOW/src/planted_config.hpp.in").find("#define PLANTED_PAIR2 1"), std::string::npos);
+  EXPECT_NE(slurp(p.repo / "planted_config.hpp.in").find("#cmakedefine01 PLANTED_SLOW"), std::string::npos);
+  EXPECT_TRUE(git(p.repo, {"status", "--porcelain", "--untracked-files=no"}).out.empty());
+}
+
+TEST(any_build, a_revert_toggle_takes_a_commit_back_out) {
+  planted_repo p("#define PLANTED_SLOW 1");  // the history starts slow...
+  std::string cfg = slurp(p.repo / "planted_config.hpp.in");
+  cfg.replace(cfg.find("#define PLANTED_SLOW 1"), 22, "#cmakedefine01 PLANTED_SLOW");
+  std::ofstream(p.repo / "planted_config.hpp.in", std::ios::trunc) << cfg;
+  const std::string fast = p.commit("drop the slow path");  // ...and a commit makes it fast
+  p.manifest["toggles"].push_back({{"id", "R1"}, {"revert", fast.substr(0, 10)}});
+  p.write_manifest();  // an uncommitted edit: in the worktrees' snapshot
+  std::ofstream(p.repo / "notes.txt") << "not tracked\n";  // not in them, and the build says so
+  const auto r = p.abtest({"run", "--toggle", "R1", "--rounds", "3", "--bench", "planted", "--seed", "3"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  bool seen = false;
+  for (const auto& v : j["verdicts"])
+    if (v["variant"] == "R1" && v["metric"] == "planted.work_count") {
+      seen = true;
+      EXPECT_EQ(v["verdict"], "slower");
+      EXPECT_NEAR(v["ratio"].get<double>(), 1.3, 1e-12);
+    }
+  EXPECT_TRUE(seen) << j.dump(2);
+  EXPECT_NE(r.err.find("1 untracked file(s) are not in the worktrees (e.g. notes.txt)"), std::string::npos) << r.err;
+}
+
+TEST(any_build, a_patch_that_does_not_apply_fails_the_variant_with_gits_reason) {
+  planted_repo p;
+  p.make_patch("ON", "#cmakedefine01 PLANTED_SLOW", "#define PLANTED_SLOW 1");
+  p.make_patch("OFF", "#cmakedefine01 PLANTED_SLOW", "#define PLANTED_SLOW 0");
+  p.manifest["toggles"] = {{{"id", "PON"}, {"patch", "patches/ON.diff"}}, {{"id", "POFF"}, {"patch", "patches/OFF.diff"}}};
+  p.write_manifest();
+  const auto alone = p.abtest({"build", "--variant", "POFF"});
+  EXPECT_EQ(alone.code, 0) << alone.err;
+  const auto both = p.abtest({"build", "--variant", "PON+POFF"});
+  EXPECT_EQ(both.code, 3) << both.out << both.err;
+  const auto j = json_of(both);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["ok"], false);
+  const std::string tail = j[0]["log_tail"];
+  // Patches apply in manifest order: PON first, then POFF fails on the line PON changed.
+  EXPECT_NE(tail.find("POFF does not apply after PON: patches/ON.diff"), std::string::npos) << tail;
+  EXPECT_NE(tail.find("patch does not apply"), std::string::npos) << tail;  // git's own words
+}
+
+TEST(any_build, an_env_toggle_is_measured_without_a_rebuild) {
+  planted_repo p;
+  p.manifest["toggles"] = {{{"id", "SCALE"}, {"env", "PLANTED_WORK_SCALE"}, {"levels", {"1", "2"}}}};
+  p.write_manifest();
+  const auto r = p.abtest({"run", "--toggle", "SCALE", "--rounds", "3", "--bench", "planted", "--seed", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  bool seen = false;
+  for (const auto& v : j["verdicts"])
+    if (v["variant"] == "SCALE" && v["metric"] == "planted.work_count") {
+      seen = true;
+      EXPECT_EQ(v["verdict"], "slower");
+      EXPECT_NEAR(v["ratio"].get<double>(), 2.0, 1e-12);  // same binary, twice the work
+    }
+  EXPECT_TRUE(seen) << "equal binaries must not make an env toggle 'the same program'\n" << j.dump(2);
+  const auto builds = run_abtest({"--db", p.db.string(), "query", "--format", "json", "SELECT variant FROM build"});
+  EXPECT_EQ(nlohmann::json::parse(builds.out), nlohmann::json::parse(R"([{"variant": "base"}])")) << builds.out;
+}
+
+TEST(any_build, bad_manifests_of_the_new_kinds_are_refused_and_nothing_is_written) {
+  planted_repo p;
+  p.write_manifest();
+  const auto base = p.manifest;
+  struct bad {
+    std::function<void(nlohmann::json&)> edit;
+    std::string says;
+  };
+  const std::vector<bad> cases = {
+      {[](nlohmann::json& m) { m["build"]["system"] = "bazel"; }, "build.system: unknown build system \"bazel\""},
+      {[](nlohmann::json& m) { m["toggles"] = {{{"id", "F"}, {"feature", "simd"}}}; }, "a cmake project cannot honour \"feature\""},
+      {[](nlohmann::json& m) { m["toggles"] = {{{"id", "P"}, {"patch", "patches/none.diff"}}}; }, "no patch file"},
+      {[](nlohmann::json& m) { m["toggles"] = {{{"id", "R"}, {"revert", "deadbeef1234"}}}; }, "\"deadbeef1234\" is not a commit of"},
+  };
+  for (const auto& c : cases) {
+    p.manifest = base;
+    c.edit(p.manifest);
+    p.write_manifest();
+    const auto r = p.abtest({"build"});
+    EXPECT_EQ(r.code, 2) << c.says;
+    EXPECT_NE(r.err.find("error: "), std::string::npos);
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(" — "), std::string::npos) << "no fix named: " << r.err;
+    EXPECT_FALSE(fs::exists(p.db)) << c.says;
+    EXPECT_FALSE(fs::exists(p.repo / ".abtest/build")) << c.says;
+  }
+}
+
+TEST(any_build, a_program_built_in_a_subfolder_is_found_through_the_file_api) {
+  use_parent_launcher();
+  scratch dir("subfolder");
+  const fs::path proj = dir.path() / "proj";
+  fs::create_directories(proj / "tools");
+  std::ofstream(proj / "CMakeLists.txt") << "cmake_minimum_required(VERSION 3.25)\nproject(sub LANGUAGES CXX)\n"
+                                            "option(SUB_FAST \"less work\" OFF)\nadd_subdirectory(tools)\n";
+  std::ofstream(proj / "tools/CMakeLists.txt") << "add_executable(sub-bench bench.cpp)\n"
+                                                  "target_compile_definitions(sub-bench PRIVATE SUB_FAST=$<BOOL:${SUB_FAST}>)\n";
+  std::ofstream(proj / "tools/bench.cpp") << "#include <cstdio>\nint main() { std::printf(\"{\\\"metrics\\\": {\\\"work\\\": %d}}\\n\", "
+                                             "SUB_FAST ? 50 : 100); }\n";
+  std::ofstream(proj / "abtest.json") << R"({"project": "sub", "build": {"targets": ["sub-bench"]},
+    "toggles": [{"id": "FAST", "option": "SUB_FAST"}],
+    "benchmarks": [{"name": "sub", "format": "json", "warmups": 0, "command": ["{bin}/sub-bench"]}]})";
+  const auto r = run_abtest({"--json", "--manifest", (proj / "abtest.json").string(), "--db", (dir.path() / "r.db").string(), "run",
+                             "--toggle", "FAST", "--rounds", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  bool seen = false;
+  const auto j = json_of(r);
+  for (const auto& v : j["verdicts"])
+    if (v["metric"] == "sub.work") {
+      seen = true;
+      EXPECT_NEAR(v["ratio"].get<double>(), 0.5, 1e-12);
+    }
+  EXPECT_TRUE(seen) << r.out;
+}
+
+TEST(any_build, init_writes_a_manifest_that_abtest_builds_and_never_overwrites_one) {
+  planted_repo p;
+  fs::remove(p.repo / "abtest.json");
+  const auto r = run_abtest({"init"}, p.repo);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("what it read or guessed"), std::string::npos) << r.out;
+  const auto m = nlohmann::json::parse(slurp(p.repo / "abtest.json"));
+  std::set<std::string> options;
+  for (const auto& t : m["toggles"]) options.insert(t["option"]);
+  for (const char* o : {"PLANTED_SLOW", "PLANTED_NULL", "PLANTED_PAIR1", "PLANTED_SIZE"}) EXPECT_TRUE(options.count(o)) << o << m.dump(2);
+  for (const auto& t : m["toggles"])
+    if (t["option"] == "PLANTED_SIZE") {
+      EXPECT_EQ(t["levels"], nlohmann::json({"1", "2", "4"}));
+    }
+  // planted-bench prints its own JSON (no Google Benchmark): init says so instead of guessing.
+  EXPECT_NE(r.out.find("planted-bench"), std::string::npos) << r.out;
+  const auto built = run_abtest({"--db", (p.dir.path() / "init.db").string(), "build", "--dry-run", "--variant", "all"}, p.repo);
+  EXPECT_EQ(built.code, 0) << built.err;
+  const std::string before = slurp(p.repo / "abtest.json");
+  const auto again = run_abtest({"init"}, p.repo);
+  EXPECT_EQ(again.code, 2);
+  EXPECT_NE(again.err.find("never overwrites"), std::string::npos) << again.err;
+  EXPECT_EQ(slurp(p.repo / "abtest.json"), before);
+}
+
+TEST(any_build, init_on_this_repository_yields_a_manifest_abtest_accepts) {
+  scratch dir("init-self");
+  const fs::path manifest = dir.path() / "abtest.json";
+  const auto r = run_abtest({"--manifest", manifest.string(), "init", "--source", ABTEST_SOURCE_DIR});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto m = nlohmann::json::parse(slurp(manifest));
+  std::set<std::string> options;
+  for (const auto& t : m["toggles"]) options.insert(t["option"]);
+  for (const char* o : {"ABTEST_A1_INLINE_CAP", "ABTEST_A2_PRESIZE", "ABTEST_A4_PARALLEL_BG2", "ABTEST_D4_MSM_WINDOW"})
+    EXPECT_TRUE(options.count(o)) << o << "\n" << m.dump(2);
+  EXPECT_FALSE(options.count("ABTEST_BUILD_TESTS")) << "a build setting is not an optimization";
+  std::set<std::string> programs;
+  for (const auto& b : m["benchmarks"]) programs.insert(b["command"][0]);
+  EXPECT_TRUE(programs.count("{bin}/synth-bench")) << m.dump(2);  // links Google Benchmark
+  const auto dry = run_abtest({"--manifest", manifest.string(), "build", "--dry-run", "--variant", "all"});
+  EXPECT_EQ(dry.code, 0) << dry.err;
+}
+
+}  // namespace
+}  // namespace abtest::e2e
