@@ -209,8 +209,8 @@ system_result build_cargo(const build_job& j) {
   // One target folder for every variant of the project: Cargo keeps each feature set's artifacts
   // apart in it (their metadata hashes differ), so a variant compiles only the crates its features
   // change — dependencies, and variants built before, are reused. (A target folder per variant
-  // with sccache was measured first: sccache 0.4 missed every dependency, whose compile lines
-  // carry the variant's own --out-dir.) The programs are copied to the variant's folder, {bin},
+  // through sccache 0.4 was tried first: it missed every dependency, whose compile lines carry
+  // the variant's own --out-dir.) The programs are copied to the variant's folder, {bin},
   // under a lock, so a concurrent build cannot swap them in between.
   const fs::path shared = j.options.build_root / "cargo-target";
   fs::create_directories(shared);
@@ -387,7 +387,7 @@ build_outcome builder::build(const variant& requested) const {
 
   // The cache's base directory holds both the sources and the build folders.
   compiler_cache cache = m_.build.system == build_system::cargo
-                             ? compiler_cache::sccache_for(out.dir)
+                             ? compiler_cache{}  // Cargo's shared target folder is the cache
                              : compiler_cache::ccache_for(out.dir, common_ancestor(tree.source, options_.build_root));
   const build_job job{m_, options_, v, tree.source, out.dir, options_.targets, *options_.without_cuda, cache.env(), log, output};
   cache.begin();
@@ -398,7 +398,7 @@ build_outcome builder::build(const variant& requested) const {
     case build_system::command: r = build_command(job); break;
   }
   out.cost = [&] {
-    build_cost c = cache.finish();
+    build_cost c = m_.build.system == build_system::cargo ? build_cost{} : cache.finish();
     c.notes.insert(c.notes.begin(), out.cost.notes.begin(), out.cost.notes.end());
     return c;
   }();

@@ -1,14 +1,12 @@
-// ccache and sccache as the variant builds' compiler cache: environment, per-build statistics.
+// ccache as the variant builds' compiler cache: environment, per-build statistics.
 #include "harness/build/compiler_cache.hpp"
 
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "harness/exec/process.hpp"
 
 namespace abtest {
 namespace fs = std::filesystem;
@@ -58,37 +56,6 @@ build_cost parse_ccache_stats_log(const std::string& text) {
   return c;
 }
 
-namespace {
-
-// sccache's counters (server-wide: the difference over one build is that build's).
-std::map<std::string, double> sccache_counters(const fs::path& program) {
-  exec::process_options o;
-  o.hardware_counters = false;
-  o.argv = {program.string(), "--show-stats", "--stats-format=json"};
-  o.timeout_s = 30;
-  const auto r = exec::run_process(o);
-  std::map<std::string, double> out;
-  if (!r.started || r.exit_code != 0) return out;
-  try {
-    const auto j = nlohmann::json::parse(r.out.head);
-    const auto& stats = j.at("stats");
-    const auto sum = [](const nlohmann::json& counts) {
-      double total = 0;
-      if (counts.is_object())
-        for (const auto& [_, v] : counts.at("counts").items()) total += v.get<double>();
-      return total;
-    };
-    out["hits"] = sum(stats.value("cache_hits", nlohmann::json{}));
-    out["misses"] = sum(stats.value("cache_misses", nlohmann::json{}));
-    out["not_cached"] = stats.value("requests_not_cacheable", 0.0) + stats.value("requests_not_compile", 0.0);
-  } catch (const std::exception&) {
-    out.clear();
-  }
-  return out;
-}
-
-}  // namespace
-
 compiler_cache compiler_cache::ccache_for(const fs::path& build_dir, const fs::path& common_root) {
   compiler_cache c;
   c.program_ = find_on_path("ccache");
@@ -99,13 +66,6 @@ compiler_cache compiler_cache::ccache_for(const fs::path& build_dir, const fs::p
   return c;
 }
 
-compiler_cache compiler_cache::sccache_for(const fs::path&) {
-  compiler_cache c;
-  c.program_ = find_on_path("sccache");
-  if (!c.program_.empty()) c.kind_ = kind::sccache;
-  return c;
-}
-
 std::map<std::string, std::string> compiler_cache::env() const {
   switch (kind_) {
     case kind::ccache:
@@ -113,8 +73,6 @@ std::map<std::string, std::string> compiler_cache::env() const {
       // the working directory itself is not hashed: the same source compiled in two variant folders
       // is one cache entry (ccache manual, "Compiling in different directories").
       return {{"CCACHE_BASEDIR", base_dir_.string()}, {"CCACHE_NOHASHDIR", "true"}, {"CCACHE_STATSLOG", stats_log_.string()}};
-    case kind::sccache:
-      return {{"RUSTC_WRAPPER", program_.string()}};
     case kind::none:
       break;
   }
@@ -125,8 +83,6 @@ void compiler_cache::begin() {
   if (kind_ == kind::ccache) {
     std::error_code ec;
     fs::remove(stats_log_, ec);
-  } else if (kind_ == kind::sccache) {
-    sccache_before_ = sccache_counters(program_);
   }
 }
 
@@ -137,14 +93,8 @@ build_cost compiler_cache::finish() const {
     std::ostringstream text;
     text << in.rdbuf();
     c = parse_ccache_stats_log(text.str());
-  } else if (kind_ == kind::sccache) {
-    const auto after = sccache_counters(program_);
-    if (!after.empty() && !sccache_before_.empty()) {
-      c.cache_hits = static_cast<int>(after.at("hits") - sccache_before_.at("hits"));
-      c.cache_misses = static_cast<int>(after.at("misses") - sccache_before_.at("misses"));
-    }
   } else {
-    c.notes.push_back("no compiler cache on PATH (install ccache / sccache): every variant compiles everything");
+    c.notes.push_back("no ccache on PATH (scripts/setup.sh installs it): every variant compiles everything");
   }
   return c;
 }

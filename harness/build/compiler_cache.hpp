@@ -1,5 +1,6 @@
-// The compiler cache a variant build goes through (ccache for C/C++/CUDA, sccache for Rust), set up
-// so that variants share every object whose preprocessed source is equal, and counted per build.
+// The compiler cache a variant build goes through (ccache for C, C++ and CUDA), set up so that
+// variants share every object whose preprocessed source is equal, and counted per build. (Cargo
+// builds share one target folder instead: see build_cargo.)
 //
 //   compiler_cache cache = compiler_cache::for_build(build_dir, common_root);
 //   opts.env = cache.env();                  // CCACHE_BASEDIR, CCACHE_NOHASHDIR, a per-build stats log
@@ -26,13 +27,11 @@ struct build_cost {
 
 class compiler_cache {
  public:
-  enum class kind { none, ccache, sccache };
+  enum class kind { none, ccache };
 
   // ccache when on PATH (C, C++, CUDA), its base directory at `common_root` so that absolute paths
   // below it (the variant's own build folder, its worktree) become relative and equal across variants.
   static compiler_cache ccache_for(const std::filesystem::path& build_dir, const std::filesystem::path& common_root);
-  // sccache as RUSTC_WRAPPER when on PATH.
-  static compiler_cache sccache_for(const std::filesystem::path& build_dir);
 
   kind which() const { return kind_; }
   const std::filesystem::path& program() const { return program_; }
@@ -43,7 +42,6 @@ class compiler_cache {
  private:
   kind kind_ = kind::none;
   std::filesystem::path program_, stats_log_, base_dir_;
-  std::map<std::string, double> sccache_before_;
 };
 
 // Counts from a ccache stats log (CCACHE_STATSLOG): one "# <source>" line per compilation, then
