@@ -8,7 +8,9 @@
 #   --dry-run      list the stages (name, timeout, what they check) and exit 0
 #   --stages LIST  run only these stages
 # Env:   OUT (default ./out), ABTEST_PACK_BUDGET_S (default 345), ABTEST_COMPUTE_SANITIZER (its path;
-#        default: on PATH or under /usr/local/cuda*), ABTEST_PACK_PRESET (default small)
+#        default: on PATH or under /usr/local/cuda*), ABTEST_PACK_PRESET (default small),
+#        ABTEST_PARAM_CACHE (the proofs' parameters, ~300 MB for small: kept out of $OUT; default
+#        $TMPDIR or /tmp, abtest-device-pack-params)
 # Exit:  0 every stage passed (a sanitizer stage without the tool is skipped); 1 otherwise; 2 bad usage.
 set -uo pipefail
 pack="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
@@ -51,7 +53,7 @@ sanitize() {  # compute-sanitizer --tool $1 on GPU tests at 2^5 and below; exit 
 proof() {  # proof BACKEND HOST_REGISTER MSM_WINDOW: a $PRESET proof, its json in $OUT/$STAGE.json
   local json="$OUT/$STAGE.json"
   bin/porep-bench single --preset "$PRESET" --backend "$1" --host-register "$2" --msm-window "$3" \
-    --param-cache "$OUT/params" --json >"$json" || return 1
+    --param-cache "$PARAMS" --json >"$json" || return 1
   cat "$json"
   local mine cpu
   mine="$(grep -o '"proofs_digest":"[0-9a-f]*"' "$json")"
@@ -80,7 +82,7 @@ while (($#)); do
   case "$1" in
     --dry-run) dry_run=1; shift ;;
     --stages) only=",${2:?--stages needs a list},"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "error: unknown argument $1 — see ./run.sh --help" >&2; exit 2 ;;
   esac
 done
@@ -104,7 +106,9 @@ fi
 
 mkdir -p "$OUT" || { echo "error: cannot create OUT=$OUT" >&2; exit 2; }
 OUT="$(cd "$OUT" && pwd)"
+cp "$pack/PACK.txt" "$OUT/" 2>/dev/null  # which build these results are from
 export OUT SAN="$(find_sanitizer)" PRESET="$ABTEST_PACK_PRESET"
+export PARAMS="${ABTEST_PARAM_CACHE:-${TMPDIR:-/tmp}/abtest-device-pack-params}"
 cd "$pack"
 start=$SECONDS
 results=()  # name|status|rc|seconds|log
