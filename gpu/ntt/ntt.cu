@@ -10,6 +10,7 @@
 #include "gpu/device.cuh"
 #include "gpu/device_memory.cuh"
 #include "gpu/ntt/ntt.cuh"
+#include "gpu/ntt/ntt_steps.hpp"
 #include "ntt/ntt.hpp"
 
 namespace zk::gpu {
@@ -21,34 +22,18 @@ constexpr unsigned threads_per_block = 256;
 
 unsigned nblocks(size_t nthreads) { return static_cast<unsigned>((nthreads + threads_per_block - 1) / threads_per_block); }
 
-// The two tables of ntt_kernels::power_table for x, covering exponents < 2^lg_n: built and allocated
-// on construction, then upload() copies them on the kernels' stream (a plain cudaMemcpy runs on the
+// The two tables of a power_table (ntt_steps.hpp) on the device: built and allocated on
+// construction, then upload() copies them on the kernels' stream (a plain cudaMemcpy runs on the
 // legacy stream, which a non-blocking stream does not wait for: a kernel could read a table before
 // it lands). The host tables live as long as the object, so the asynchronous copies may read them
 // until the stream syncs.
 struct device_powers {
-  std::vector<fr> host_lo, host_hi;
+  ntt_steps::power_tables host;
   device_buffer<fr> lo, hi;
-  device_powers(const fr& x, unsigned lg_n)
-      : host_lo(size_t{1} << ntt_kernels::lg_lo_size),
-        host_hi(size_t{1} << (lg_n > ntt_kernels::lg_lo_size ? lg_n - ntt_kernels::lg_lo_size : 0)),
-        lo(host_lo.size()),
-        hi(host_hi.size()) {
-    fr p = fr::one();
-    for (auto& v : host_lo) {
-      v = p;
-      p *= x;
-    }
-    const fr step = p;  // x^lo_size
-    p = fr::one();
-    for (auto& v : host_hi) {
-      v = p;
-      p *= step;
-    }
-  }
+  device_powers(const fr& x, unsigned lg_n) : host(x, lg_n), lo(host.lo.size()), hi(host.hi.size()) {}
   void upload(const stream& s) const {
-    ZK_CUDA_OK(cudaMemcpyAsync(lo.get(), host_lo.data(), host_lo.size() * sizeof(fr), cudaMemcpyHostToDevice, s.get()));
-    ZK_CUDA_OK(cudaMemcpyAsync(hi.get(), host_hi.data(), host_hi.size() * sizeof(fr), cudaMemcpyHostToDevice, s.get()));
+    ZK_CUDA_OK(cudaMemcpyAsync(lo.get(), host.lo.data(), host.lo.size() * sizeof(fr), cudaMemcpyHostToDevice, s.get()));
+    ZK_CUDA_OK(cudaMemcpyAsync(hi.get(), host.hi.data(), host.hi.size() * sizeof(fr), cudaMemcpyHostToDevice, s.get()));
   }
   ntt_kernels::power_table table() const { return {lo.get(), hi.get()}; }
 };
