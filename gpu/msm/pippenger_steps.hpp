@@ -104,8 +104,12 @@ constexpr uint32_t piece_len = 64;
 
 ZK_HD inline uint32_t pieces_in(uint32_t count) { return (count + piece_len - 1) / piece_len; }
 
-// An upper bound on a level's pieces: Σ ⌈count_k/piece_len⌉ ≤ ⌊nitems/piece_len⌋ + nkeys.
-inline size_t max_pieces(size_t nitems, uint32_t nkeys) { return nitems / piece_len + nkeys; }
+// An upper bound on a level's pieces: Σ ⌈count_k/piece_len⌉ ≤ ⌊nitems/piece_len⌋ + nkeys, and a
+// piece holds at least one entry.
+inline size_t max_pieces(size_t nitems, uint32_t nkeys) {
+  const size_t bound = nitems / piece_len + nkeys;
+  return bound < nitems ? bound : nitems;
+}
 
 struct piece {
   uint32_t bucket, begin, end;  // the bucket it belongs to and its entries [begin, end)

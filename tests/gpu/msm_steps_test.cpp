@@ -205,6 +205,7 @@ emulation emulate(std::span<const g1_affine> points, std::span<const scalar_t> s
       npieces[nkeys] = 0;
       std::exclusive_scan(npieces.begin(), npieces.end(), next_off.begin(), 0u);
       const uint32_t pieces = next_off[nkeys];
+      EXPECT_LE(pieces, max_pieces(nitems, nkeys)) << "the device sizes its piece buffers by max_pieces";
       if (level > 0 && pieces == entries) break;
       next_sums.assign(pieces, g1_xyzz::identity());
       for (uint32_t p = 0; p < pieces; ++p) {
