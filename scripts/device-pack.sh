@@ -22,7 +22,7 @@ build="" out=""
 while (($#)); do
   case "$1" in
     --build-dir) build="${2:?--build-dir needs a folder}"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     -*) echo "error: unknown option $1 — see scripts/device-pack.sh --help" >&2; exit 1 ;;
     *) out="$1"; shift ;;
   esac
