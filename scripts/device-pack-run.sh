@@ -87,6 +87,14 @@ while (($#)); do
   esac
 done
 
+if [[ -n "$only" ]]; then  # every name asked for must be a stage
+  names=","
+  for s in "${stages[@]}"; do names+="${s%%|*},"; done
+  for a in ${only//,/ }; do
+    [[ "$names" == *",$a,"* ]] || { echo "error: --stages: no stage '$a' — ./run.sh --dry-run lists them" >&2; exit 2; }
+  done
+fi
+
 if ((dry_run)); then
   printf '%-24s %8s  %s\n' stage timeout "what it checks"
   total=0
