@@ -54,7 +54,8 @@ bool default_host_register();
 
 // Seconds per stage of one call. host_register_s: cudaHostRegister before the copies plus
 // cudaHostUnregister after (0 when host_register is off); transfer_s: host↔device copies;
-// kernel_s: the kernels, timed with CUDA events.
+// kernel_s: the kernels alone, timed with CUDA events on their stream (no table building, allocation,
+// upload or free inside it).
 struct timings {
   double host_register_s = 0, transfer_s = 0, kernel_s = 0;
 };
@@ -72,7 +73,8 @@ struct ntt_config {
 };
 
 struct ntt_report {
-  bool host_register = false;  // what ran
+  bool host_register = false;       // what ran: false when B1 was asked for but registration failed
+  std::string host_register_error;  // non-empty: why cudaHostRegister failed (the copies ran pageable)
   timings time;
 };
 
@@ -92,7 +94,10 @@ struct msm_config {
 
 struct msm_report {
   unsigned wbits = 0, nwins = 0;  // the window that ran and its number of windows
-  bool host_register = false;
+  bool host_register = false;       // what ran: false when B1 was asked for but registration failed
+  std::string host_register_error;  // non-empty: why cudaHostRegister failed (the copies ran pageable)
+  size_t nentries = 0;              // nonzero signed digits: the entries sorted into buckets
+  unsigned levels = 0;              // bucket-accumulation levels (pippenger_steps.hpp)
   timings time;
 };
 
@@ -103,7 +108,8 @@ unsigned msm_window_bits(size_t npoints);
 unsigned resolve_wbits(const msm_config& config, size_t npoints);
 
 // *out = Σ scalars[i]·points[i] (bucket method, signed digits), equal to zk::msm on the same input.
-// The spans must have the same length; identity points and zero scalars are allowed.
+// The spans must have the same length; identity points and zero scalars are allowed (a zero digit
+// costs nothing past recoding, so mostly-0/1 witness scalars are cheap).
 status msm_g1(std::span<const g1_affine> points, std::span<const scalar_t> scalars, const msm_config& config,
               g1_jacobian* out, msm_report* report = nullptr);
 

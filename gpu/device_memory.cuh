@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <string>
 #include <utility>
 
 #include "gpu/cuda_ok.cuh"
@@ -67,24 +68,31 @@ class event {
 
 // B1: pins [ptr, ptr + bytes) with cudaHostRegister for the copies, unpins in release() (timed by
 // the caller) or, on an early exit, in the destructor. A range the caller had already registered
-// is used as it is and left registered.
+// is used as it is and left registered. When cudaHostRegister fails (locked-memory limit, an
+// unsupported mapping) the copies run from pageable memory instead and failure() says why: the
+// caller records that B1 did not run rather than abort the measurement.
 class host_registration {
  public:
   host_registration(const void* ptr, size_t bytes, bool enabled) {
     if (!enabled || bytes == 0) return;
     const cudaError_t err = cudaHostRegister(const_cast<void*>(ptr), bytes, cudaHostRegisterDefault);
-    if (err == cudaErrorHostMemoryAlreadyRegistered) {
-      cudaGetLastError();  // not sticky, but it would stay in cudaGetLastError for a later check
+    if (err == cudaSuccess) {
+      ptr_ = const_cast<void*>(ptr);
       return;
     }
-    ZK_CUDA_OK(err);
-    ptr_ = const_cast<void*>(ptr);
+    cudaGetLastError();  // not sticky, but it would stay in cudaGetLastError for a later check
+    if (err == cudaErrorHostMemoryAlreadyRegistered) return;
+    failure_ = std::string(cudaGetErrorName(err)) + ": cudaHostRegister of " + std::to_string(bytes) +
+               " bytes failed; the copies ran from pageable memory";
   }
   ~host_registration() {
     if (ptr_) cudaHostUnregister(ptr_);
   }
   host_registration(const host_registration&) = delete;
   host_registration& operator=(const host_registration&) = delete;
+
+  // Empty when the range is pinned (or B1 is off); else why registration failed.
+  const std::string& failure() const { return failure_; }
 
   void release() {
     if (!ptr_) return;
@@ -94,6 +102,7 @@ class host_registration {
 
  private:
   void* ptr_ = nullptr;
+  std::string failure_;
 };
 
 inline double seconds_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {

@@ -1,6 +1,7 @@
 // zk::gpu::ntt: the Fr NTT on the device (forward, inverse, coset), with B1 registration and timings.
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "gpu/device.cuh"
 #include "gpu/device_memory.cuh"
 #include "gpu/ntt/ntt.cuh"
+#include "gpu/ntt/ntt_steps.hpp"
 #include "ntt/ntt.hpp"
 
 namespace zk::gpu {
@@ -20,34 +22,26 @@ constexpr unsigned threads_per_block = 256;
 
 unsigned nblocks(size_t nthreads) { return static_cast<unsigned>((nthreads + threads_per_block - 1) / threads_per_block); }
 
-// The two tables of ntt_kernels::power_table for x, covering exponents < 2^lg_n, on the device.
+// The two tables of a power_table (ntt_steps.hpp) on the device: built and allocated on
+// construction, then upload() copies them on the kernels' stream (a plain cudaMemcpy runs on the
+// legacy stream, which a non-blocking stream does not wait for: a kernel could read a table before
+// it lands). The host tables live as long as the object, so the asynchronous copies may read them
+// until the stream syncs.
 struct device_powers {
+  ntt_steps::power_tables host;
   device_buffer<fr> lo, hi;
-  device_powers(const fr& x, unsigned lg_n)
-      : lo(size_t{1} << ntt_kernels::lg_lo_size),
-        hi(size_t{1} << (lg_n > ntt_kernels::lg_lo_size ? lg_n - ntt_kernels::lg_lo_size : 0)) {
-    std::vector<fr> l(lo.size()), h(hi.size());
-    fr p = fr::one();
-    for (auto& v : l) {
-      v = p;
-      p *= x;
-    }
-    const fr step = p;  // x^lo_size
-    p = fr::one();
-    for (auto& v : h) {
-      v = p;
-      p *= step;
-    }
-    ZK_CUDA_OK(cudaMemcpy(lo.get(), l.data(), l.size() * sizeof(fr), cudaMemcpyHostToDevice));
-    ZK_CUDA_OK(cudaMemcpy(hi.get(), h.data(), h.size() * sizeof(fr), cudaMemcpyHostToDevice));
+  device_powers(const fr& x, unsigned lg_n) : host(x, lg_n), lo(host.lo.size()), hi(host.hi.size()) {}
+  void upload(const stream& s) const {
+    ZK_CUDA_OK(cudaMemcpyAsync(lo.get(), host.lo.data(), host.lo.size() * sizeof(fr), cudaMemcpyHostToDevice, s.get()));
+    ZK_CUDA_OK(cudaMemcpyAsync(hi.get(), host.hi.data(), host.hi.size() * sizeof(fr), cudaMemcpyHostToDevice, s.get()));
   }
   ntt_kernels::power_table table() const { return {lo.get(), hi.get()}; }
 };
 
-// The radix-2 transform of ntt.cpp's `transform` with root `root`: bit reversal, then every stage.
-void transform(fr* a, unsigned lg_n, const fr& root, const stream& s) {
+// Launches the radix-2 transform of ntt.cpp's `transform` with the powers `w` of its root: bit
+// reversal, then every stage. Launches only: no allocation, no synchronization.
+void transform(fr* a, unsigned lg_n, const device_powers& w, const stream& s) {
   if (lg_n == 0) return;
-  const device_powers w(root, lg_n);
   const size_t n = size_t{1} << lg_n;
   ntt_kernels::bit_reverse<<<nblocks(n), threads_per_block, 0, s.get()>>>(a, lg_n);
   ZK_CUDA_OK(cudaGetLastError());
@@ -59,15 +53,14 @@ void transform(fr* a, unsigned lg_n, const fr& root, const stream& s) {
     ntt_kernels::global_stage<<<nblocks(n / 2), threads_per_block, 0, s.get()>>>(a, lg_m, lg_n, w.table());
     ZK_CUDA_OK(cudaGetLastError());
   }
-  s.sync();  // `w` is freed on return
 }
 
-void scale(fr* a, unsigned lg_n, const fr& c, const fr* shift, const stream& s) {
-  const device_powers p(shift ? *shift : fr::one(), shift ? lg_n : 0);
-  ntt_kernels::scale<<<nblocks(size_t{1} << lg_n), threads_per_block, 0, s.get()>>>(a, lg_n, c, p.table(),
-                                                                                   shift != nullptr);
+// Launches a[i] *= c·shift^i (a coset shift) or a[i] *= c (shift = nullptr).
+void scale(fr* a, unsigned lg_n, const fr& c, const device_powers* shift, const stream& s) {
+  const ntt_kernels::power_table none{nullptr, nullptr};
+  ntt_kernels::scale<<<nblocks(size_t{1} << lg_n), threads_per_block, 0, s.get()>>>(
+      a, lg_n, c, shift ? shift->table() : none, shift != nullptr);
   ZK_CUDA_OK(cudaGetLastError());
-  s.sync();
 }
 
 }  // namespace
@@ -86,26 +79,36 @@ status ntt(fr* data, unsigned lg_domain_size, ntt_direction direction, ntt_domai
     auto t0 = clock_type::now();
     host_registration pinned(data, bytes, config.host_register);
     rep.time.host_register_s += seconds_between(t0, clock_type::now());
+    rep.host_register_error = pinned.failure();
+    rep.host_register = config.host_register && rep.host_register_error.empty();
 
+    // The tables (the root's powers, the coset shift's) are built and allocated before the timed region.
+    const bool forward = direction == ntt_direction::forward, coset = domain == ntt_domain::coset;
+    const fr g = fr::generator();
+    const fr root = forward ? domain_root(lg_n) : domain_root(lg_n).inverse();
+    const fr shift = forward ? g : g.inverse();
+    const fr n_inv = fr::from_u64(n).inverse();
     const stream s;
     device_buffer<fr> a(n);
+    const device_powers w(root, lg_n);
+    std::optional<device_powers> shift_powers;
+    if (coset) shift_powers.emplace(shift, lg_n);
     t0 = clock_type::now();
+    w.upload(s);
+    if (coset) shift_powers->upload(s);
     ZK_CUDA_OK(cudaMemcpyAsync(a.get(), data, bytes, cudaMemcpyHostToDevice, s.get()));
     s.sync();
     rep.time.transfer_s += seconds_between(t0, clock_type::now());
 
+    // Kernels only, between two events on their stream.
     event start, stop;
     start.record(s);
-    const fr g = fr::generator();
-    const fr root = domain_root(lg_n);
-    if (direction == ntt_direction::forward) {
-      if (domain == ntt_domain::coset) scale(a.get(), lg_n, fr::one(), &g, s);
-      transform(a.get(), lg_n, root, s);
+    if (forward) {
+      if (coset) scale(a.get(), lg_n, fr::one(), &*shift_powers, s);
+      transform(a.get(), lg_n, w, s);
     } else {
-      transform(a.get(), lg_n, root.inverse(), s);
-      const fr n_inv = fr::from_u64(n).inverse();
-      const fr g_inv = g.inverse();
-      scale(a.get(), lg_n, n_inv, domain == ntt_domain::coset ? &g_inv : nullptr, s);
+      transform(a.get(), lg_n, w, s);
+      scale(a.get(), lg_n, n_inv, coset ? &*shift_powers : nullptr, s);
     }
     stop.record(s);
     rep.time.kernel_s = stop.seconds_since(start);

@@ -1,5 +1,5 @@
 // zk::gpu without a device: clean gpu_disabled / no_device answers, window resolution (D4), B1's
-// default, and (with CUDA) kernels built for sm_80 and sm_90.
+// default, and (with CUDA) kernels built for the configured architectures (sm_80 and sm_90 by default).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,9 +7,13 @@
 #include <cstdint>
 #include <cstring>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "abtest/toggles/b1.hpp"
 #include "gpu/api.hpp"
@@ -94,7 +98,7 @@ TEST(gpu_api, d4_per_msm_window_versus_one_shared_size) {
   EXPECT_EQ(resolve_wbits({.wbits = 7, .window = msm_window_policy::shared, .shared_npoints = average}, small), 7u);
 }
 
-// The architectures of the cubins (ELF entries) in every fat binary embedded in `library`, read
+// The architectures of the cubins (ELF entries) in every fat binary of the program `library`, read
 // from the fat-binary container headers as nvcc 12–13 write them (cross-checked against
 // `cuobjdump --list-elf` where the toolkit has it): a 16-byte header — u32 magic 0xBA55ED50, u16
 // version, u16 header size, u64 size of the entries — then entries of u16 kind (1 PTX, 2 ELF),
@@ -105,6 +109,27 @@ struct fatbin_listing {
   std::string error;
 };
 
+// The file range [offset, offset + size) of the ELF64 section `name` (the executable's .nv_fatbin,
+// where nvcc puts the fat binaries: searching the whole file would also find the magic number in
+// the CUDA runtime's own code), or {0, 0}.
+std::pair<std::size_t, std::size_t> elf_section(const std::string& bytes, const std::string& name) {
+  auto read = [&](std::size_t at, auto value) {
+    if (at + sizeof value <= bytes.size()) std::memcpy(&value, bytes.data() + at, sizeof value);
+    return value;
+  };
+  if (bytes.compare(0, 4, "\x7f" "ELF") != 0 || bytes.size() < 64 || bytes[4] != 2) return {0, 0};
+  const auto shoff = read(0x28, std::uint64_t{});
+  const auto shentsize = read(0x3a, std::uint16_t{}), shnum = read(0x3c, std::uint16_t{}), shstrndx = read(0x3e, std::uint16_t{});
+  const std::size_t strtab = read(shoff + std::size_t{shstrndx} * shentsize + 0x18, std::uint64_t{});
+  for (std::size_t i = 0; i < shnum; ++i) {
+    const std::size_t sh = shoff + i * shentsize;
+    const std::size_t name_at = strtab + read(sh, std::uint32_t{});
+    if (name_at < bytes.size() && bytes.compare(name_at, name.size() + 1, name.c_str(), name.size() + 1) == 0)
+      return {read(sh + 0x18, std::uint64_t{}), read(sh + 0x20, std::uint64_t{})};
+  }
+  return {0, 0};
+}
+
 fatbin_listing list_fatbins(const std::string& library) {
   fatbin_listing out;
   std::FILE* f = std::fopen(library.c_str(), "rb");
@@ -113,6 +138,9 @@ fatbin_listing list_fatbins(const std::string& library) {
   std::array<char, 1 << 16> buf;
   for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), f)) > 0;) bytes.append(buf.data(), n);
   std::fclose(f);
+  const auto [section_at, section_size] = elf_section(bytes, ".nv_fatbin");
+  if (section_size == 0 || section_at + section_size > bytes.size()) return {{}, "no .nv_fatbin section in " + library};
+  bytes = bytes.substr(section_at, section_size);
   auto read = [&](std::size_t at, auto value) {
     std::memcpy(&value, bytes.data() + at, sizeof value);
     return value;
@@ -142,26 +170,45 @@ fatbin_listing list_fatbins(const std::string& library) {
   return out;
 }
 
-// Every kernel object carries a cubin for sm_80 and one for sm_90 (no JIT from PTX needed on A100 /
-// H100 / H200). With cuobjdump, its listing must agree.
-TEST(gpu_api, kernels_are_built_for_sm_80_and_sm_90) {
+// The architectures the build was configured for (CUDA_ARCHITECTURES of zk_gpu, "80,90" or
+// "90-real"): their SM numbers.
+std::vector<unsigned> configured_archs() {
+  std::vector<unsigned> out;
+  const std::string list = ABTEST_CUDA_ARCHITECTURES;
+  for (size_t at = 0; at < list.size();) {
+    size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    const unsigned sm = static_cast<unsigned>(std::strtoul(list.substr(at, end - at).c_str(), nullptr, 10));
+    if (sm != 0) out.push_back(sm);
+    at = end + 1;
+  }
+  return out;
+}
+
+// Every kernel object linked into this very program carries a cubin for each configured architecture
+// (no JIT from PTX needed: sm_80 for A100, sm_90 for H100 / H200). The program, not the library, is
+// read, so the check holds where the binary runs without its build folder (a device pack). With
+// cuobjdump, its listing must agree.
+TEST(gpu_api, kernels_are_built_for_the_configured_architectures) {
   if (!compiled_with_cuda()) GTEST_SKIP() << "stub build (no CUDA): no kernels to inspect";
-  const fatbin_listing l = list_fatbins(ABTEST_GPU_LIBRARY);
+  const std::vector<unsigned> wanted = configured_archs();
+  ASSERT_FALSE(wanted.empty()) << "no architecture in '" << ABTEST_CUDA_ARCHITECTURES << "'";
+  const std::string self = "/proc/self/exe";
+  const fatbin_listing l = list_fatbins(self);
   ASSERT_TRUE(l.error.empty()) << l.error;
   for (const auto& archs : l.elf_archs) {
-    EXPECT_NE(std::find(archs.begin(), archs.end(), 80u), archs.end());
-    EXPECT_NE(std::find(archs.begin(), archs.end(), 90u), archs.end());
+    if (archs.empty()) continue;  // a fat binary with PTX only (none of ours)
+    for (unsigned sm : wanted) EXPECT_NE(std::find(archs.begin(), archs.end(), sm), archs.end()) << "sm_" << sm;
   }
   const std::string cuobjdump = ABTEST_CUOBJDUMP;
-  if (cuobjdump.empty()) return;  // the toolkit here has no binary utilities; the headers decided
-  const std::string cmd = cuobjdump + " --list-elf '" + ABTEST_GPU_LIBRARY + "' 2>&1";
+  if (cuobjdump.empty() || access(cuobjdump.c_str(), X_OK) != 0) return;  // no binary utilities: the headers decided
+  const std::string cmd = cuobjdump + " --list-elf " + self + " 2>&1";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
   ASSERT_TRUE(pipe) << cmd;
   std::string listing;
   std::array<char, 512> buf;
   while (fgets(buf.data(), buf.size(), pipe.get())) listing += buf.data();
-  EXPECT_NE(listing.find("sm_80"), std::string::npos) << listing;
-  EXPECT_NE(listing.find("sm_90"), std::string::npos) << listing;
+  for (unsigned sm : wanted) EXPECT_NE(listing.find("sm_" + std::to_string(sm)), std::string::npos) << listing;
 }
 
 }  // namespace

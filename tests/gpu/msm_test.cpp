@@ -1,12 +1,18 @@
-// GPU MSM = CPU MSM (variants/msm) on fresh random inputs: 2^8…2^16, every window, B1 on and off, edge points.
+// GPU MSM = CPU MSM (variants/msm) on fresh seeded inputs: 2^0…2^max (ABTEST_GPU_TEST_MAX_LG, default
+// 16; the device pack runs 20) at several windows, every window at 2^8, B1 on and off, edge cases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <random>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "gpu/api.hpp"
 #include "gpu/random_inputs.hpp"
 #include "msm/msm.hpp"
+#include "test_sizes.hpp"
 
 namespace zk::gpu {
 namespace {
@@ -16,7 +22,10 @@ class gpu_msm : public ::testing::Test {
   void SetUp() override {
     std::string why;
     if (!device_available(&why)) GTEST_SKIP() << why;
+    RecordProperty("seed", std::to_string(seed));
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
   }
+  const uint64_t seed = std::random_device{}();
 };
 
 g1_jacobian run(std::span<const g1_affine> p, std::span<const scalar_t> k, const msm_config& cfg, msm_report* rep = nullptr) {
@@ -26,62 +35,91 @@ g1_jacobian run(std::span<const g1_affine> p, std::span<const scalar_t> k, const
   return out;
 }
 
-TEST_F(gpu_msm, equals_cpu_for_every_window_small_sizes) {
-  const uint64_t seed = std::random_device{}();
+scalar_t canonical(const fr& x) {
+  scalar_t k;
+  x.to_canonical(k.data());
+  return k;
+}
+
+TEST_F(gpu_msm, equals_cpu_for_every_window_at_2_8) {
   SCOPED_TRACE("seed " + std::to_string(seed));
-  for (unsigned lg : {8u, 10u}) {
-    const auto points = random_points(size_t{1} << lg, seed + lg);
-    const auto scalars = random_scalars(size_t{1} << lg, seed + 100 + lg);
-    const g1_jacobian expected = zk::msm(points, scalars);
-    for (unsigned c = 1; c <= 20; ++c) {
-      for (bool reg : {false, true}) {
-        msm_report rep;
-        EXPECT_EQ(run(points, scalars, {.wbits = c, .host_register = reg}, &rep), expected)
-            << "lg " << lg << " wbits " << c << (reg ? " registered" : " pageable");
-        EXPECT_EQ(rep.wbits, c);
-        EXPECT_EQ(rep.host_register, reg);
-      }
-    }
+  const unsigned lg = std::min(8u, testing::max_lg(16));
+  const auto points = random_points(size_t{1} << lg, seed);
+  const auto scalars = random_scalars(size_t{1} << lg, seed + 1);
+  const g1_jacobian expected = zk::msm(points, scalars);
+  for (unsigned c = 1; c <= 20; ++c) {
+    const bool reg = c % 2 == 0;
+    msm_report rep;
+    EXPECT_EQ(run(points, scalars, {.wbits = c, .host_register = reg}, &rep), expected)
+        << "lg " << lg << " wbits " << c << (reg ? " registered" : " pageable");
+    EXPECT_EQ(rep.wbits, c);
+    EXPECT_EQ(rep.host_register, reg) << rep.host_register_error;
   }
 }
 
-TEST_F(gpu_msm, equals_cpu_at_larger_sizes_auto_and_nearby_windows) {
-  const uint64_t seed = std::random_device{}();
+// Every size 2^0 … 2^max at the automatic window and three others, B1 alternating.
+TEST_F(gpu_msm, equals_cpu_at_every_size_and_several_windows) {
   SCOPED_TRACE("seed " + std::to_string(seed));
-  for (unsigned lg : {12u, 14u, 16u}) {
+  const unsigned top = testing::max_lg(16);
+  const auto all_points = random_points(size_t{1} << top, seed);
+  const auto all_scalars = random_scalars(size_t{1} << top, seed + 1);
+  for (unsigned lg = 0; lg <= top; ++lg) {
     const size_t n = size_t{1} << lg;
-    const auto points = random_points(n, seed + lg);
-    const auto scalars = random_scalars(n, seed + 100 + lg);
+    const std::span<const g1_affine> points = std::span(all_points).first(n);
+    const std::span<const scalar_t> scalars = std::span(all_scalars).first(n);
     const g1_jacobian expected = zk::msm(points, scalars);
     const unsigned auto_c = msm_window_bits(n);
     msm_report rep;
     EXPECT_EQ(run(points, scalars, {.wbits = 0, .window = msm_window_policy::per_msm}, &rep), expected) << "lg " << lg;
     EXPECT_EQ(rep.wbits, auto_c);
-    for (unsigned c : {auto_c - 3, auto_c - 1, auto_c + 1, 16u}) {
-      for (bool reg : {false, true}) {
-        EXPECT_EQ(run(points, scalars, {.wbits = c, .host_register = reg}), expected)
-            << "lg " << lg << " wbits " << c << (reg ? " registered" : " pageable");
-      }
+    const std::set<unsigned> windows = {std::max(1u, auto_c - 2), std::min(20u, auto_c + 2), 5u};
+    for (unsigned c : windows) {
+      const bool reg = (lg + c) % 2 == 0;
+      EXPECT_EQ(run(points, scalars, {.wbits = c, .host_register = reg}), expected)
+          << "lg " << lg << " wbits " << c << (reg ? " registered" : " pageable");
     }
   }
 }
 
-TEST_F(gpu_msm, identity_duplicate_and_opposite_points_zero_and_extreme_scalars) {
-  const uint64_t seed = std::random_device{}();
+TEST_F(gpu_msm, zero_scalars_all_ones_and_points_at_infinity) {
   SCOPED_TRACE("seed " + std::to_string(seed));
-  auto points = random_points(600, seed);
-  auto scalars = random_scalars(600, seed + 1);
+  const size_t n = size_t{1} << std::min(16u, testing::max_lg(16));
+  const auto points = random_points(n, seed);
+  const std::vector<scalar_t> zeros(n, scalar_t{0, 0, 0, 0}), ones(n, scalar_t{1, 0, 0, 0});
+  const std::vector<scalar_t> all_set(n, canonical(-fr::one()));  // r − 1: every digit large
+  g1_jacobian sum = g1_jacobian::identity();
+  for (const auto& p : points) sum += p;
+  const g1_jacobian all_set_expected = zk::msm(points, all_set);
+  for (unsigned c : {1u, 8u, 13u}) {
+    msm_report rep;
+    EXPECT_TRUE(run(points, zeros, {.wbits = c}, &rep).is_identity()) << "zeros, wbits " << c;
+    EXPECT_EQ(rep.nentries, 0u);
+    EXPECT_EQ(run(points, ones, {.wbits = c}, &rep), sum) << "ones, wbits " << c;  // one bucket holds n points
+    EXPECT_EQ(rep.nentries, n);
+    EXPECT_EQ(run(points, all_set, {.wbits = c}), all_set_expected) << "r − 1, wbits " << c;
+  }
+  const std::vector<g1_affine> infinity(n, g1_affine::identity());
+  EXPECT_TRUE(run(infinity, random_scalars(n, seed + 1), {.wbits = 8}).is_identity());
+}
+
+TEST_F(gpu_msm, witness_like_scalars_and_edge_points) {
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const size_t n = size_t{1} << std::min(16u, testing::max_lg(16));
+  auto points = random_points(n, seed);
+  auto scalars = random_scalars(n, seed + 1);
+  std::mt19937_64 rng(seed + 2);
+  for (auto& k : scalars) {  // the A, B_G1, L shape: mostly 0 and 1, a few full-size
+    const uint64_t u = rng() % 100;
+    if (u < 45) k = {0, 0, 0, 0};
+    else if (u < 95) k = {1, 0, 0, 0};
+  }
   points[1] = points[0];
-  scalars[1] = scalars[0];  // the same point twice in the same buckets: the doubling path
+  scalars[1] = scalars[0] = canonical(fr::from_u64(12345));  // the same point twice in the same buckets
   points[3] = -points[2];
-  points[4] = g1_affine::identity();
-  scalars[5] = {0, 0, 0, 0};
-  fr minus_one = -fr::one();
-  minus_one.to_canonical(scalars[6].data());  // r − 1: every window's digit is large
-  for (size_t i = 100; i < 300; ++i) scalars[i] = scalars[7];  // many points in the same buckets
+  scalars[3] = scalars[2];  // P and −P in the same buckets
+  for (size_t i = 4; i < std::min<size_t>(n, 40); ++i) points[i] = g1_affine::identity();
   const g1_jacobian expected = zk::msm(points, scalars);
-  for (unsigned c : {1u, 4u, 8u, 13u})
-    EXPECT_EQ(run(points, scalars, {.wbits = c}), expected) << "wbits " << c;
+  for (unsigned c : {1u, 4u, 8u, 13u, 16u}) EXPECT_EQ(run(points, scalars, {.wbits = c}), expected) << "wbits " << c;
 }
 
 TEST_F(gpu_msm, empty_msm_is_the_identity_and_bad_arguments_are_refused) {

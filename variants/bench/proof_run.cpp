@@ -12,6 +12,8 @@
 #include <sys/resource.h>
 
 #include "ec/parallel_for.hpp"
+#include "ec/serialize.hpp"
+#include "groth16/digest.hpp"
 #include "gpu/api.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/snarkjs_export.hpp"
@@ -27,6 +29,14 @@ void proof_flags::add_to(CLI::App& app) {
   app.add_option("--export", export_dir, "write partition 0's verification_key.json, proof.json, public.json (snarkjs)");
   app.add_option("--backend", backend, "cpu; cuda (exit 4 without a device); auto = cuda when a device is there")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->capture_default_str();
+  app.add_option("--host-register", host_register,
+                 "B1 at run time: default (this build's toggle), on, off (cuda backend only)")
+      ->check(CLI::IsMember({"default", "on", "off"}))
+      ->capture_default_str();
+  app.add_option("--msm-window", msm_window,
+                 "D4 at run time: default (this build's toggle), shared (D4 off), per_msm (D4 on)")
+      ->check(CLI::IsMember({"default", "shared", "per_msm"}))
       ->capture_default_str();
   app.add_option("--threads", threads, "prover threads, 0 = all cores")->capture_default_str();
   app.add_option("--param-cache", param_cache, "parameter cache folder (default $ABTEST_PARAM_CACHE, else .abtest/params)");
@@ -44,6 +54,27 @@ int resolve_backend(const proof_flags& flags, groth16::backend* out) {
   }
   if (available) *out = groth16::backend::cuda;
   return 0;
+}
+
+groth16::prover_options prover_options_for(const proof_flags& flags, groth16::backend backend) {
+  groth16::prover_options opt{.nthreads = flags.threads, .backend = backend};
+  if (flags.host_register != "default") opt.host_register = flags.host_register == "on";
+  if (flags.msm_window != "default")
+    opt.window = flags.msm_window == "per_msm" ? msm_window_policy::per_msm : msm_window_policy::shared;
+  return opt;
+}
+
+std::string proofs_digest(const std::vector<groth16::proof>& proofs) {
+  groth16::digest d;
+  const auto add = [&](std::span<const uint8_t> bytes) {
+    for (uint8_t b : bytes) d.add(uint64_t{b});
+  };
+  for (const auto& p : proofs) {
+    add(g1_to_compressed(p.a));
+    add(g2_to_compressed(p.b));
+    add(g1_to_compressed(p.c));
+  }
+  return d.hex();
 }
 
 proof_job prepare_proof_job(const proof_flags& flags) {
@@ -79,7 +110,8 @@ int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job
   if (opt.backend == groth16::backend::cuda) {
     gpu_config = {{"device", zk::gpu::device_status().message},
            {"wbits", {{"h", t.wbits_h}, {"l", t.wbits_l}, {"a", t.wbits_a}, {"b_g1", t.wbits_b}}},
-           {"host_register", t.host_register}};
+           {"host_register", t.host_register}, {"host_register_requested", opt.host_register},
+           {"host_register_error", t.host_register_error}};
   }
   if (flags.json) {
     const nlohmann::json j = {
@@ -88,7 +120,7 @@ int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job
           {"msm_b_g1_s", t.msm_b_g1_s}, {"msm_b_g2_s", t.msm_b_g2_s}, {"msm_l_s", t.msm_l_s},
           {"msm_h_s", t.msm_h_s}, {"host_register_s", t.host_register_s}, {"transfer_s", t.transfer_s}, {"gpu_s", t.gpu_s},
           {"verify_s", out.verify_s}}},
-        {"checks", {{"verified", verified}, {"digest", out.digest}}},
+        {"checks", {{"verified", verified}, {"digest", out.digest}, {"proofs_digest", proofs_digest(out.proofs)}}},
         {"backend", groth16::to_string(opt.backend)},
         {"context",
          {{"mode", mode}, {"preset", flags.preset}, {"seed", job.synth.vanilla.seed}, {"partitions", out.proofs.size()},
@@ -115,7 +147,10 @@ int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job
       fmt::print("  device {}: host_register {:.3f} s (B1 {}), transfer {:.3f} s, kernels {:.3f} s\n",
                  zk::gpu::device_status().message, t.host_register_s, t.host_register ? "on" : "off", t.transfer_s,
                  t.gpu_s);
-    fmt::print("  verify {:.3f} s: {}; digest {}\n", out.verify_s, verified ? "all proofs valid" : "INVALID", out.digest);
+    if (!t.host_register_error.empty())
+      fmt::print("  B1 was asked for but ran off (pageable copies): {}\n", t.host_register_error);
+    fmt::print("  verify {:.3f} s: {}; digest {}; proofs {}\n", out.verify_s, verified ? "all proofs valid" : "INVALID",
+               out.digest, proofs_digest(out.proofs));
   }
   if (!verified) {
     std::fprintf(stderr, "error: a proof did not verify — this variant is INVALID; run the groth16 tests\n");
@@ -137,7 +172,7 @@ int run_proof_mode(int argc, char** argv, const char* mode, const char* descript
   if (const int rc = resolve_backend(flags, &backend); rc != 0) return rc;
   try {
     const proof_job job = prepare_proof_job(flags);
-    const groth16::prover_options opt{.nthreads = flags.threads, .backend = backend};
+    const groth16::prover_options opt = prover_options_for(flags, backend);
     std::mt19937_64 rng(flags.seed);
     proof_outcome out;
     prove(flags, job, opt, rng, out);

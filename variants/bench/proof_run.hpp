@@ -25,6 +25,8 @@ struct proof_flags {
   bool json = false;
   std::optional<std::string> export_dir;
   std::string backend = "cpu";
+  std::string host_register = "default";  // B1 at run time: default (the build's), on, off
+  std::string msm_window = "default";     // D4 at run time: default (the build's), shared, per_msm
   unsigned threads = 0;
   std::string param_cache;  // default: $ABTEST_PARAM_CACHE, else .abtest/params
   uint64_t param_seed = 1;  // the setup's toxic waste
@@ -60,6 +62,13 @@ struct proof_outcome {
 // "gpu" holds the windows that ran and B1's host_register). Returns 0, or 4 when a proof fails.
 int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job& job, proof_outcome& out,
                      const groth16::prover_options& opt);
+
+// The prover options the flags ask for: the backend resolved before, B1 and D4 from the build's
+// toggles unless --host-register / --msm-window override them.
+groth16::prover_options prover_options_for(const proof_flags& flags, groth16::backend backend);
+
+// A digest of the proofs' points (compressed encodings): equal digests, equal proofs.
+std::string proofs_digest(const std::vector<groth16::proof>& proofs);
 
 // What a proving mode does between setup and report: prove the job's partitions into `out`.
 using prove_fn = std::function<void(const proof_flags&, const proof_job&, const groth16::prover_options&,

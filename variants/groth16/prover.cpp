@@ -115,15 +115,16 @@ std::vector<fr> compute_h(const assignment_view& w, size_t n, unsigned nthreads)
   return a;
 }
 
-std::vector<fr> compute_h_gpu(const assignment_view& w, size_t n, prover_timings& t) {
+std::vector<fr> compute_h_gpu(const assignment_view& w, size_t n, prover_timings& t, bool host_register) {
   std::vector<fr> a = padded(w.a, n), b = padded(w.b, n), c = padded(w.c, n);
   const unsigned lg = static_cast<unsigned>(std::countr_zero(n));
-  const gpu::ntt_config config{.host_register = gpu::default_host_register()};
+  const gpu::ntt_config config{.host_register = host_register};
   const auto run = [&](std::vector<fr>& v, gpu::ntt_direction dir, gpu::ntt_domain dom) {
     gpu::ntt_report rep;
     check_gpu(gpu::ntt(v.data(), lg, dir, dom, config, &rep), "ntt");
     add_gpu_time(t, rep.time);
     t.host_register = rep.host_register;
+    if (!rep.host_register_error.empty()) t.host_register_error = rep.host_register_error;
   };
   // The CPU route step for step: intt, coset_ntt (shift fr::generator()), divide, coset_intt.
   for (std::vector<fr>* v : {&a, &b, &c}) {
@@ -229,14 +230,14 @@ msm_results msms_on_gpu(const parameters& p, std::span<const assignment_view> pa
   try {
     for (size_t i = 0; i < k; ++i) {
       const auto t0 = clock_type::now();
-      std::vector<fr> h = compute_h_gpu(parts[i], p.domain_size, t);
+      std::vector<fr> h = compute_h_gpu(parts[i], p.domain_size, t, opt.host_register);
       t.ntt_s += seconds_since(t0);
       scalars[i].h = to_scalars(h, opt.nthreads);
     }
     size_t total = 0;
     for (size_t n : sizes) total += n;
     const gpu::msm_config config{.wbits = 0, .window = opt.window, .shared_npoints = total / std::size(sizes),
-                                 .host_register = gpu::default_host_register()};
+                                 .host_register = opt.host_register};
     const auto g1 = [&](std::span<const g1_affine> points, std::span<const scalar_t> s, double& phase_s,
                         unsigned& wbits) {
       const auto t0 = clock_type::now();
@@ -247,6 +248,7 @@ msm_results msms_on_gpu(const parameters& p, std::span<const assignment_view> pa
       add_gpu_time(t, rep.time);
       wbits = rep.wbits;
       t.host_register = rep.host_register;
+      if (!rep.host_register_error.empty()) t.host_register_error = rep.host_register_error;
       return acc;
     };
     for (size_t i = 0; i < k; ++i) {

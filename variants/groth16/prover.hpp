@@ -10,6 +10,7 @@
 #include <random>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "ff/fr.hpp"
@@ -51,12 +52,17 @@ enum class backend {
   cuda,  // NTTs and G1 MSMs on the device; the B_G2 MSMs on CPU threads, overlapping them
 };
 const char* to_string(backend b);
+// B1's build default (ABTEST_B1_HOST_REGISTER, through zk::gpu::default_host_register()).
+bool default_host_register();
 
+// The defaults are the build's toggles (D4, A4, B1); porep-bench's --msm-window and --host-register
+// override D4 and B1 at run time, so one build can time both levels.
 struct prover_options {
   msm_window_policy window = default_msm_window_policy();
   bg2_mode bg2 = default_bg2_mode();
   unsigned nthreads = 0;  // 0 = all cores
   groth16::backend backend = backend::cpu;
+  bool host_register = default_host_register();  // B1, backend::cuda only
 };
 
 // Seconds per phase, summed over the batch. With bg2_mode::parallel (or backend::cuda) the B_G2
@@ -68,6 +74,7 @@ struct prover_timings {
   double host_register_s = 0, transfer_s = 0, gpu_s = 0;
   unsigned wbits_h = 0, wbits_l = 0, wbits_a = 0, wbits_b = 0;  // the G1 windows that ran
   bool host_register = false;  // backend::cuda: whether B1 pinned host memory (what ran)
+  std::string host_register_error;  // backend::cuda: why a registration B1 asked for failed (copies ran pageable)
 };
 
 // A zk::gpu call failed (no device, CUDA error): what() is "gpu: <call>: <status message>".
@@ -87,6 +94,7 @@ std::vector<proof> prove_batch(const parameters& params, std::span<const assignm
 std::vector<fr> compute_h(const assignment_view& w, size_t domain_size, unsigned nthreads = 0);
 // The same H with the NTTs on the device (zk::gpu::ntt) and the division on the CPU; adds the
 // device's stages to `t` (host_register_s, transfer_s, gpu_s). Throws gpu_error.
-std::vector<fr> compute_h_gpu(const assignment_view& w, size_t domain_size, prover_timings& t);
+std::vector<fr> compute_h_gpu(const assignment_view& w, size_t domain_size, prover_timings& t,
+                              bool host_register = default_host_register());
 
 }  // namespace zk::groth16

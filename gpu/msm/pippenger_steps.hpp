@@ -1,0 +1,208 @@
+// The GPU MSM's per-thread steps as ZK_HD functions: pippenger.cuh's kernels run them on the device,
+// tests/gpu/msm_steps_test.cpp runs them on the CPU against zk::msm, so CI checks the logic without a GPU.
+//
+// The launch sequence (gpu/msm/pippenger.cu), one step per kernel, each thread calling one function here:
+//   digit_count → exclusive scan → recode_scalar      every nonzero signed digit becomes one entry
+//   radix sort by key → lower_bound                    entries grouped by bucket, off[k] = bucket k's first
+//   pieces_in → scan → piece_at + sum_*                buckets summed in pieces of ≤ piece_len entries,
+//                                                      level after level, until each has ≤ 1 entry
+//   bucket_value → segment_sum → window_sum → horner   Σ (b+1)·bucket_b per window, then Σ 2^(c·w)·W_w
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "ec/curves.hpp"
+#include "ff/hd.hpp"
+#include "msm/pippenger.hpp"
+
+namespace zk::gpu::msm_steps {
+
+// One MSM's digit layout for window bits c. A nonzero signed digit d of window w is one entry:
+// key = w·nbuckets + |d| − 1 (its bucket, the sort key), value = point index << 1 | (d < 0).
+// Zero digits make no entry: a zero scalar costs nothing after recoding, a scalar 1 one entry.
+struct layout {
+  unsigned c, nwins;
+  uint32_t nbuckets;  // 2^(c−1): the digits' magnitudes are 1 … 2^(c−1)
+  ZK_HD uint32_t nkeys() const { return nwins * nbuckets; }
+};
+
+inline layout make_layout(unsigned c) { return {c, zk::detail::msm_nwins(c), uint32_t{1} << (c - 1)}; }
+
+// Bits [bit, bit + c) of the 256-bit little-endian k (zero past the top).
+ZK_HD inline uint64_t window_bits_at(const uint64_t* k, unsigned bit, unsigned c) {
+  const unsigned limb = bit / 64, shift = bit % 64;
+  if (limb >= 4) return 0;
+  uint64_t v = k[limb] >> shift;
+  if (shift + c > 64 && limb + 1 < 4) v |= k[limb + 1] << (64 - shift);
+  return v & ((uint64_t{1} << c) - 1);
+}
+
+// Calls f(w, magnitude, negative) for each nonzero signed base-2^c digit of k, window 0 first, with
+// the carry of variants/msm/pippenger.hpp's recode: a window value above 2^(c−1) becomes v − 2^c and
+// carries one into the next window (v = 2^c leaves digit 0).
+template <class F>
+ZK_HD void for_each_digit(const uint64_t* k, const layout& l, F&& f) {
+  const uint64_t half = uint64_t{1} << (l.c - 1);
+  uint64_t carry = 0;
+  for (unsigned w = 0; w < l.nwins; ++w) {
+    const uint64_t v = window_bits_at(k, w * l.c, l.c) + carry;
+    carry = v > half;
+    const uint64_t mag = carry ? (uint64_t{1} << l.c) - v : v;
+    if (mag != 0) f(w, static_cast<uint32_t>(mag), carry != 0);
+  }
+}
+
+// How many entries scalar k makes (its nonzero digits); 0 for k = 0, 1 for k = 1.
+ZK_HD inline uint32_t digit_count(const uint64_t* k, const layout& l) {
+  uint32_t n = 0;
+  for_each_digit(k, l, [&](unsigned, uint32_t, bool) { ++n; });
+  return n;
+}
+
+// Writes point i's entries to keys[0 …), values[0 …) (the caller offsets them by the exclusive
+// prefix sum of digit_count), digit_count(k) of each.
+ZK_HD inline void recode_scalar(const uint64_t* k, uint32_t i, const layout& l, uint32_t* keys, uint32_t* values) {
+  for_each_digit(k, l, [&](unsigned w, uint32_t mag, bool negative) {
+    *keys++ = w * l.nbuckets + mag - 1;
+    *values++ = i << 1 | (negative ? 1u : 0u);
+  });
+}
+
+// The first position in sorted[0 … n) holding a value ≥ x (n when none).
+ZK_HD inline size_t lower_bound(const uint32_t* sorted, size_t n, uint32_t x) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (sorted[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// The first position in sorted[0 … n) holding a value > x (n when none).
+ZK_HD inline size_t upper_bound(const uint32_t* sorted, size_t n, uint32_t x) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (sorted[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// ---- Bucket accumulation in pieces ---------------------------------------------------------------
+// One thread per bucket would leave the witness MSMs (A, B_G1, L: mostly 0/1 scalars) with one
+// thread adding ~n points into window 0's bucket 0 while the rest idle. Instead each bucket's
+// entries [off[k], off[k+1]) are cut into pieces of at most piece_len, one thread sums each piece,
+// and the piece sums of a bucket are the next level's entries (a segmented reduction). A level
+// divides the longest chain by piece_len: uniform scalars (n/2^(c−1) entries a bucket) take one or
+// two levels, a bucket of 2^24 entries four. Uniform inputs keep the thread count near nitems/piece_len.
+// piece_len 64: not yet tuned on a device (gpu-bench's MSM rows time it); 32–128 are all plausible.
+constexpr uint32_t piece_len = 64;
+
+ZK_HD inline uint32_t pieces_in(uint32_t count) { return (count + piece_len - 1) / piece_len; }
+
+// An upper bound on a level's pieces: Σ ⌈count_k/piece_len⌉ ≤ ⌊nitems/piece_len⌋ + nkeys, and a
+// piece holds at least one entry.
+inline size_t max_pieces(size_t nitems, uint32_t nkeys) {
+  const size_t bound = nitems / piece_len + nkeys;
+  return bound < nitems ? bound : nitems;
+}
+
+struct piece {
+  uint32_t bucket, begin, end;  // the bucket it belongs to and its entries [begin, end)
+};
+
+// Piece p of a level whose bucket k has entries [off[k], off[k+1]) and pieces [poff[k], poff[k+1])
+// (poff = the exclusive scan of pieces_in of the counts, poff[nkeys] = the level's pieces > p).
+ZK_HD inline piece piece_at(const uint32_t* off, const uint32_t* poff, uint32_t nkeys, uint32_t p) {
+  const uint32_t k = static_cast<uint32_t>(upper_bound(poff, size_t{nkeys} + 1, p)) - 1;
+  const uint32_t begin = off[k] + (p - poff[k]) * piece_len;
+  const uint32_t end = off[k + 1] < begin + piece_len ? off[k + 1] : begin + piece_len;
+  return {k, begin, end};
+}
+
+// Level 0: the sum of a piece's points, each negated where its digit was negative (XYZZ mixed
+// additions, madd-2008-s).
+ZK_HD inline g1_xyzz sum_points(const g1_affine* points, const uint32_t* sorted_values, const piece& pc) {
+  g1_xyzz acc = g1_xyzz::identity();
+  for (uint32_t e = pc.begin; e < pc.end; ++e) {
+    const uint32_t v = sorted_values[e];
+    if (v & 1) acc -= points[v >> 1];
+    else acc += points[v >> 1];
+  }
+  return acc;
+}
+
+// Later levels: the sum of a piece's partial sums (add-2008-s).
+ZK_HD inline g1_xyzz sum_partials(const g1_xyzz* partials, const piece& pc) {
+  g1_xyzz acc = g1_xyzz::identity();
+  for (uint32_t e = pc.begin; e < pc.end; ++e) acc += partials[e];
+  return acc;
+}
+
+// After the last level every bucket has at most one entry: that entry, or the identity.
+ZK_HD inline g1_xyzz bucket_value(const g1_xyzz* partials, const uint32_t* off, uint32_t k) {
+  return off[k + 1] > off[k] ? partials[off[k]] : g1_xyzz::identity();
+}
+
+// ---- Window sums ---------------------------------------------------------------------------------
+
+// k·p for a small k by double-and-add.
+ZK_HD inline g1_xyzz mul_small(const g1_xyzz& p, uint32_t k) {
+  g1_xyzz r = g1_xyzz::identity();
+  for (int bit = 31; bit >= 0; --bit) {
+    r = r.dbl();
+    if ((k >> bit) & 1) r += p;
+  }
+  return r;
+}
+
+// Window w's Σ (b+1)·bucket_b is reduced in nseg segments of seg buckets, one thread per
+// (window, segment) so the 2^(c−1)-long running sum does not run on one thread.
+struct reduction_plan {
+  uint32_t nseg, seg;
+};
+// Threads the reduction aims for: enough segments to fill the device without a long host tail.
+constexpr uint32_t reduction_threads = 1u << 14;
+inline reduction_plan plan_reduction(const layout& l) {
+  uint32_t nseg = reduction_threads / l.nwins;
+  nseg = nseg < 1 ? 1 : nseg > l.nbuckets ? l.nbuckets : nseg;
+  return {nseg, (l.nbuckets + nseg - 1) / nseg};
+}
+
+// Thread t = w·nseg + s: over buckets [lo, hi) = [s·seg, min(nbuckets, lo + seg)) of window w the
+// running-sum trick gives Σ (b−lo+1)·bucket_b and Σ bucket_b, and
+// Σ (b+1)·bucket_b = Σ (b−lo+1)·bucket_b + lo·Σ bucket_b. Segments past the end are the identity.
+ZK_HD inline g1_xyzz segment_sum(const g1_xyzz* buckets, const layout& l, const reduction_plan& r, uint32_t t) {
+  const uint32_t w = t / r.nseg, s = t % r.nseg;
+  const uint32_t lo = s * r.seg, hi = l.nbuckets < lo + r.seg ? l.nbuckets : lo + r.seg;
+  const g1_xyzz* b = buckets + size_t{w} * l.nbuckets;
+  g1_xyzz running = g1_xyzz::identity(), acc = g1_xyzz::identity();
+  for (uint32_t j = hi; j-- > lo;) {
+    running += b[j];
+    acc += running;
+  }
+  return lo == 0 || lo >= hi ? acc : acc + mul_small(running, lo);
+}
+
+// Window w's sum: the sum of its segments.
+ZK_HD inline g1_xyzz window_sum(const g1_xyzz* partial, const reduction_plan& r, uint32_t w) {
+  g1_xyzz acc = g1_xyzz::identity();
+  for (uint32_t s = 0; s < r.nseg; ++s) acc += partial[size_t{w} * r.nseg + s];
+  return acc;
+}
+
+// On the host: Σ over the windows by Horner, top first: acc = 2^c·acc + W_w (as pippenger.hpp).
+inline g1_jacobian horner(std::span<const g1_xyzz> windows, unsigned c) {
+  g1_jacobian acc = g1_jacobian::identity();
+  for (size_t w = windows.size(); w-- > 0;) {
+    for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
+    acc += windows[w].to_jacobian();
+  }
+  return acc;
+}
+
+}  // namespace zk::gpu::msm_steps

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Builds, on a machine without a GPU, everything the device run needs — the GPU tests, gpu-bench and
+# porep-bench with CUDA for sm_90 (Release) — into one folder under 64 MiB whose run.sh needs only
+# the NVIDIA driver: nothing is compiled on the device.
+#
+# Usage: scripts/device-pack.sh [--build-dir DIR] [OUT_DIR]        (OUT_DIR: default build/device-pack)
+#   --build-dir DIR  take the programs from an existing CUDA build folder (build/ci: its objects, for
+#                    sm_80 and sm_90) instead of configuring build/device-pack-build (sm_90 only)
+# Env:   ABTEST_PACK_CUDA_ARCHITECTURES (default 90), ABTEST_JOBS (default 2)
+# Exit:  0 done; 1 a build or check failed; 77 no CUDA compiler here (nothing to pack).
+#
+# The folder: run.sh (scripts/device-pack-run.sh: `run.sh --dry-run` lists its stages), bin/ (the
+# programs, CUDA runtime linked statically), lib/ (every shared library they load besides the C
+# library and the CUDA driver — libstdc++, libgcc_s, libfmt; run.sh puts it on LD_LIBRARY_PATH),
+# PACK.txt (commit, flags, architectures, the glibc the programs need).
+# Then: copy the folder to the device and run `OUT=out ./run.sh` there (under 6 minutes on an H200).
+set -euo pipefail
+root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+cd "$root"
+
+build="" out=""
+while (($#)); do
+  case "$1" in
+    --build-dir) build="${2:?--build-dir needs a folder}"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -*) echo "error: unknown option $1 — see scripts/device-pack.sh --help" >&2; exit 1 ;;
+    *) out="$1"; shift ;;
+  esac
+done
+out="${out:-build/device-pack}"
+jobs="${ABTEST_JOBS:-2}"
+limit_mib=64
+start=$SECONDS
+fail() { echo "error: $1" >&2; exit 1; }
+
+# The programs of the pack: name → path inside a build folder.
+programs=(gpu/gpu-bench porep-bench tests/gpu/gpu_api_test tests/gpu/gpu_ntt_test tests/gpu/gpu_msm_test
+          tests/variants/groth16/groth16_gpu_prover_test)
+targets=()
+for p in "${programs[@]}"; do targets+=("$(basename "$p")"); done
+
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$root")}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
+if [[ -z "$build" ]]; then
+  nvcc="$(command -v nvcc || true)"
+  [[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+  if [[ -z "$nvcc" ]]; then
+    echo "device-pack: no CUDA compiler (nvcc) here — install the CUDA toolkit, or pass --build-dir of a CUDA build" >&2
+    exit 77
+  fi
+  build=build/device-pack-build
+  # The ci preset's compile flags, so that ccache serves every object the ci build already made;
+  # only the kernels (one architecture) and the links are new.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
+    -DABTEST_WERROR=ON -DABTEST_CUDA=ON -DABTEST_BUILD_HARNESS=OFF -DCMAKE_CUDA_COMPILER="$nvcc" \
+    -DCMAKE_CUDA_ARCHITECTURES="${ABTEST_PACK_CUDA_ARCHITECTURES:-90}" >"$build.configure.log" 2>&1 \
+    || { cat "$build.configure.log" >&2; fail "configure of $build failed — see above"; }
+else
+  [[ -f "$build/CMakeCache.txt" ]] || fail "$build is not a configured build folder — run cmake --preset ci first"
+  if ! grep -q '^CMAKE_CUDA_COMPILER:[A-Z]*=.*nvcc' "$build/CMakeCache.txt"; then
+    echo "device-pack: $build was configured without CUDA — nothing to pack (configure it with nvcc, or drop --build-dir)" >&2
+    exit 77
+  fi
+fi
+echo "device-pack: building ${targets[*]} in $build" >&2
+cmake --build "$build" -j "$jobs" --target "${targets[@]}" || fail "the build in $build failed — see the compiler output above"
+
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib"
+for p in "${programs[@]}"; do
+  [[ -x "$build/$p" ]] || fail "$build/$p was not built"
+  cp "$build/$p" "$out/bin/"
+done
+cp scripts/device-pack-run.sh "$out/run.sh"
+chmod +x "$out/run.sh"
+
+# What the device already has: the C library (glibc's parts and the loader) and the driver. Every
+# other library a program loads travels in lib/. The CUDA runtime is static (CUDA::cudart_static);
+# it loads libcuda.so.1 itself, at run time.
+system_lib='^(linux-vdso\.so|ld-linux[-a-z0-9_]*\.so|libc\.so|libm\.so|libpthread\.so|libdl\.so|librt\.so|libcuda\.so|libnvidia-)'
+for f in "$out"/bin/*; do
+  while read -r name arrow path _; do
+    [[ "$arrow" == "=>" ]] || continue
+    [[ "$name" =~ $system_lib ]] && continue
+    [[ "$path" == "not" ]] && fail "$(basename "$f") needs $name, which this machine lacks too"
+    [[ -f "$out/lib/$name" ]] || cp -L "$path" "$out/lib/$name"
+  done < <(ldd "$f")
+done
+
+# The newest glibc symbol version any program or library asks for: the device's glibc must be as new.
+glibc_needed="$(objdump -T "$out"/bin/* "$out"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1 || true)"
+archs="$(grep -o 'code=\[[^]]*\]' "$build/build.ninja" | grep -o 'sm_[0-9]*[a-z]*' | sort -u | tr '\n' ' ' || true)"
+nvcc_version="$(grep -h 'CMAKE_CUDA_COMPILER_VERSION' "$build"/CMakeFiles/*/CMakeCUDACompiler.cmake 2>/dev/null | grep -o '"[^"]*"' | tr -d '"' | head -1 || true)"
+toggle() { grep -o "$1 [0-9]*" "$build/generated/abtest/toggles/$2.hpp" 2>/dev/null | cut -d' ' -f2 || true; }
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+git diff --quiet HEAD 2>/dev/null || commit="$commit+uncommitted"
+{
+  echo "abtest device pack"
+  echo "commit:        $commit"
+  echo "built:         $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), from $build"
+  echo "build type:    $(grep -E '^CMAKE_BUILD_TYPE:' "$build/CMakeCache.txt" | cut -d= -f2 || true)"
+  echo "cuda:          nvcc ${nvcc_version:-?}, kernels for ${archs:-?}(cubins), runtime linked statically"
+  echo "toggles:       B1 $(toggle ABTEST_B1_HOST_REGISTER b1), D4 $(toggle ABTEST_D4_MSM_WINDOW d4) (run.sh times both levels through run-time overrides)"
+  echo "needs:         the NVIDIA driver (libcuda.so.1, nvidia-smi), glibc ≥ ${glibc_needed#GLIBC_}, bash, coreutils"
+  echo "programs:      $(cd "$out/bin" && echo *)"
+  echo "libraries:     $(cd "$out/lib" && echo *)"
+} >"$out/PACK.txt"
+
+size_kib=$(du -sk "$out" | cut -f1)
+((size_kib < limit_mib * 1024)) || fail "the pack is $((size_kib / 1024)) MiB, over the $limit_mib MiB limit — strip the programs or drop one"
+echo "size:          $((size_kib / 1024)) MiB ($size_kib KiB)" >>"$out/PACK.txt"
+echo "device-pack: $out ($((size_kib / 1024)) MiB) in $((SECONDS - start)) s — copy it to the device and run: OUT=out ./run.sh" >&2

@@ -1,0 +1,303 @@
+// The GPU MSM's per-thread steps (gpu/msm/pippenger_steps.hpp) on the CPU, no device needed: the
+// recoding against variants/msm's, the bucket split, the segment-sum identity, and pippenger.cu's
+// launch sequence emulated thread by thread against zk::msm.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu/msm/pippenger_steps.hpp"
+#include "gpu/random_inputs.hpp"
+#include "msm/msm.hpp"
+#include "msm/pippenger.hpp"
+
+namespace zk::gpu::msm_steps {
+namespace {
+
+scalar_t canonical(const fr& x) {
+  scalar_t k;
+  x.to_canonical(k.data());
+  return k;
+}
+
+// Scalars that stress the carries: random ones, 0, 1, r − 1, 2^(c·j) − 1 patterns, all-ones limbs.
+std::vector<scalar_t> tricky_scalars(uint64_t seed) {
+  std::vector<scalar_t> k = random_scalars(64, seed);
+  k.push_back({0, 0, 0, 0});
+  k.push_back({1, 0, 0, 0});
+  k.push_back(canonical(-fr::one()));
+  k.push_back({~0ULL, 0, 0, 0});
+  k.push_back({~0ULL, ~0ULL, ~0ULL, 0});
+  k.push_back({0, 0, 0, uint64_t{1} << 62});
+  k.push_back({0x8000000000000000ULL, 0, 0x8000000000000000ULL, 0});
+  return k;
+}
+
+TEST(gpu_msm_steps, recoding_matches_the_cpu_recoding_for_every_window) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<scalar_t> k = tricky_scalars(seed);
+  const size_t n = k.size();
+  for (unsigned c = 1; c <= 20; ++c) {
+    SCOPED_TRACE("wbits " + std::to_string(c));
+    const layout l = make_layout(c);
+    std::vector<uint32_t> codes(size_t{l.nwins} * n);
+    zk::detail::recode(k, c, 0, n, codes);  // codes[w·n + i]: 0, or (|d| << 1 | sign)
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<uint32_t> keys(l.nwins), values(l.nwins);
+      const uint32_t count = digit_count(k[i].data(), l);
+      recode_scalar(k[i].data(), static_cast<uint32_t>(i), l, keys.data(), values.data());
+      uint32_t e = 0;
+      for (unsigned w = 0; w < l.nwins; ++w) {
+        const uint32_t code = codes[w * n + i];
+        if (code == 0) continue;
+        ASSERT_LT(e, count) << "scalar " << i;
+        EXPECT_EQ(keys[e], w * l.nbuckets + (code >> 1) - 1) << "scalar " << i << " window " << w;
+        EXPECT_EQ(values[e], static_cast<uint32_t>(i) << 1 | (code & 1)) << "scalar " << i << " window " << w;
+        ++e;
+      }
+      EXPECT_EQ(e, count) << "scalar " << i;
+    }
+  }
+}
+
+TEST(gpu_msm_steps, zero_makes_no_entry_and_one_a_single_entry) {
+  for (unsigned c = 1; c <= 20; ++c) {
+    const layout l = make_layout(c);
+    const scalar_t zero{0, 0, 0, 0}, one{1, 0, 0, 0};
+    EXPECT_EQ(digit_count(zero.data(), l), 0u);
+    EXPECT_EQ(digit_count(one.data(), l), 1u);
+    uint32_t key = 7, value = 7;
+    recode_scalar(one.data(), 5, l, &key, &value);
+    EXPECT_EQ(key, 0u);  // window 0, bucket 0 (digit +1)
+    EXPECT_EQ(value, 5u << 1);
+  }
+}
+
+// Bucket offsets from counts, and the pieces' offsets (the exclusive scan of pieces_in).
+struct split {
+  std::vector<uint32_t> off, poff;
+};
+split split_of(const std::vector<uint32_t>& counts) {
+  split s;
+  s.off.assign(counts.size() + 1, 0);
+  s.poff.assign(counts.size() + 1, 0);
+  for (size_t k = 0; k < counts.size(); ++k) {
+    s.off[k + 1] = s.off[k] + counts[k];
+    s.poff[k + 1] = s.poff[k] + pieces_in(counts[k]);
+  }
+  return s;
+}
+
+TEST(gpu_msm_steps, pieces_cover_every_bucket_exactly_once_in_order) {
+  const std::vector<uint32_t> counts = {0,  1, 0, 0, piece_len - 1, piece_len, piece_len + 1, 2,
+                                        0,  100000, 3 * piece_len, 0, piece_len * piece_len + 5, 1, 0};
+  const split s = split_of(counts);
+  const uint32_t nkeys = static_cast<uint32_t>(counts.size());
+  EXPECT_LE(s.poff[nkeys], max_pieces(s.off[nkeys], nkeys));
+  uint32_t next_entry = 0;
+  for (uint32_t p = 0; p < s.poff[nkeys]; ++p) {
+    const piece pc = piece_at(s.off.data(), s.poff.data(), nkeys, p);
+    ASSERT_LT(pc.bucket, nkeys) << "piece " << p;
+    EXPECT_GT(counts[pc.bucket], 0u) << "an empty bucket got piece " << p;
+    EXPECT_EQ(pc.begin, next_entry) << "piece " << p;
+    EXPECT_LT(pc.begin, pc.end) << "piece " << p;
+    EXPECT_LE(pc.end - pc.begin, piece_len) << "piece " << p;
+    EXPECT_GE(pc.begin, s.off[pc.bucket]);
+    EXPECT_LE(pc.end, s.off[pc.bucket + 1]);
+    next_entry = pc.end;
+  }
+  EXPECT_EQ(next_entry, s.off[nkeys]) << "the pieces must reach the last entry";
+}
+
+TEST(gpu_msm_steps, bounds_are_the_standard_ones) {
+  const std::vector<uint32_t> v = {1, 3, 3, 3, 7, 9};
+  for (uint32_t x = 0; x <= 10; ++x) {
+    EXPECT_EQ(lower_bound(v.data(), v.size(), x), size_t(std::lower_bound(v.begin(), v.end(), x) - v.begin()));
+    EXPECT_EQ(upper_bound(v.data(), v.size(), x), size_t(std::upper_bound(v.begin(), v.end(), x) - v.begin()));
+  }
+  EXPECT_EQ(lower_bound(v.data(), 0, 5), 0u);
+}
+
+// Σ_b (b+1)·bucket_b by segments equals the plain running sum, for the device's plan and for
+// plans with one segment, one bucket per segment and segments past the last bucket.
+TEST(gpu_msm_steps, segment_sums_add_up_to_the_window_sum) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const g1_jacobian g = g1_jacobian::from_affine(g1_generator());
+  for (unsigned c : {1u, 2u, 3u, 6u, 9u}) {
+    const layout l = make_layout(c);
+    // Window w's buckets are k_b·G for small random k_b (some zero): the expected window sum is
+    // (Σ (b+1)·k_b)·G, computed in Fr.
+    std::vector<g1_xyzz> buckets(l.nkeys());
+    std::vector<fr> expected(l.nwins, fr::zero());
+    for (uint32_t key = 0; key < l.nkeys(); ++key) {
+      const uint64_t k = rng() % 5 == 0 ? 0 : rng() % 1000;
+      const fr kf = fr::from_u64(k);
+      buckets[key] = g1_xyzz::identity() + scalar_mul(g, canonical(kf).data(), 4).to_affine();
+      expected[key / l.nbuckets] += fr::from_u64(key % l.nbuckets + 1) * kf;
+    }
+    std::vector<reduction_plan> plans = {plan_reduction(l), {1, l.nbuckets}, {l.nbuckets, 1}};
+    if (l.nbuckets >= 4) plans.push_back({3, (l.nbuckets + 2) / 3});
+    plans.push_back({l.nbuckets + 2, 1});  // two segments past the end
+    for (const reduction_plan& r : plans) {
+      SCOPED_TRACE("wbits " + std::to_string(c) + " nseg " + std::to_string(r.nseg) + " seg " + std::to_string(r.seg));
+      std::vector<g1_xyzz> partial(size_t{l.nwins} * r.nseg);
+      for (uint32_t t = 0; t < partial.size(); ++t) partial[t] = segment_sum(buckets.data(), l, r, t);
+      for (uint32_t w = 0; w < l.nwins; ++w) {
+        EXPECT_EQ(window_sum(partial.data(), r, w).to_jacobian(), scalar_mul(g, canonical(expected[w]).data(), 4))
+            << "window " << w;
+      }
+    }
+  }
+}
+
+TEST(gpu_msm_steps, mul_small_is_repeated_addition) {
+  const g1_xyzz p = g1_xyzz::identity() + g1_generator();
+  g1_xyzz sum = g1_xyzz::identity();
+  for (uint32_t k = 0; k < 40; ++k) {
+    EXPECT_EQ(mul_small(p, k).to_jacobian(), sum.to_jacobian()) << k;
+    sum += p;
+  }
+}
+
+// pippenger.cu's launch sequence, each kernel a loop over its threads and cub's stable radix sort a
+// stable sort: what the device computes, step for step.
+struct emulation {
+  g1_jacobian result;
+  size_t nentries = 0;
+  unsigned levels = 0;
+};
+
+emulation emulate(std::span<const g1_affine> points, std::span<const scalar_t> scalars, unsigned c) {
+  const layout l = make_layout(c);
+  const size_t n = points.size();
+  const uint32_t nkeys = l.nkeys();
+  emulation out;
+  std::vector<uint32_t> counts(n + 1, 0), at(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) counts[i] = digit_count(scalars[i].data(), l);  // count_digits
+  std::exclusive_scan(counts.begin(), counts.end(), at.begin(), 0u);
+  const uint32_t nitems = at[n];
+  out.nentries = nitems;
+  std::vector<g1_xyzz> windows(l.nwins, g1_xyzz::identity());
+  if (nitems > 0) {
+    std::vector<uint32_t> keys(nitems), values(nitems);
+    for (size_t i = 0; i < n; ++i)  // recode
+      recode_scalar(scalars[i].data(), static_cast<uint32_t>(i), l, keys.data() + at[i], values.data() + at[i]);
+    std::vector<uint32_t> order(nitems);  // SortPairs
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+    std::vector<uint32_t> sorted_keys(nitems), sorted_values(nitems);
+    for (uint32_t e = 0; e < nitems; ++e) {
+      sorted_keys[e] = keys[order[e]];
+      sorted_values[e] = values[order[e]];
+    }
+    std::vector<uint32_t> off(nkeys + 1), next_off(nkeys + 1), npieces(nkeys + 1);
+    for (uint32_t k = 0; k <= nkeys; ++k) off[k] = static_cast<uint32_t>(lower_bound(sorted_keys.data(), nitems, k));
+    std::vector<g1_xyzz> sums, next_sums;
+    uint32_t entries = nitems;
+    for (unsigned level = 0;; ++level) {
+      for (uint32_t k = 0; k < nkeys; ++k) npieces[k] = pieces_in(off[k + 1] - off[k]);  // count_pieces
+      npieces[nkeys] = 0;
+      std::exclusive_scan(npieces.begin(), npieces.end(), next_off.begin(), 0u);
+      const uint32_t pieces = next_off[nkeys];
+      EXPECT_LE(pieces, max_pieces(nitems, nkeys)) << "the device sizes its piece buffers by max_pieces";
+      if (level > 0 && pieces == entries) break;
+      next_sums.assign(pieces, g1_xyzz::identity());
+      for (uint32_t p = 0; p < pieces; ++p) {
+        const piece pc = piece_at(off.data(), next_off.data(), nkeys, p);
+        next_sums[p] = level == 0 ? sum_points(points.data(), sorted_values.data(), pc) : sum_partials(sums.data(), pc);
+      }
+      std::swap(off, next_off);
+      std::swap(sums, next_sums);
+      entries = pieces;
+      out.levels = level + 1;
+    }
+    std::vector<g1_xyzz> buckets(nkeys);
+    for (uint32_t k = 0; k < nkeys; ++k) buckets[k] = bucket_value(sums.data(), off.data(), k);  // gather_buckets
+    const reduction_plan r = plan_reduction(l);
+    std::vector<g1_xyzz> partial(size_t{l.nwins} * r.nseg);
+    for (uint32_t t = 0; t < partial.size(); ++t) partial[t] = segment_sum(buckets.data(), l, r, t);
+    for (uint32_t w = 0; w < l.nwins; ++w) windows[w] = window_sum(partial.data(), r, w);
+  }
+  out.result = horner(windows, c);
+  return out;
+}
+
+class gpu_msm_emulation : public ::testing::Test {
+ protected:
+  const uint64_t seed = std::random_device{}();
+  void check(const std::vector<g1_affine>& points, const std::vector<scalar_t>& scalars, std::initializer_list<unsigned> windows,
+             const char* what) {
+    const g1_jacobian expected = zk::msm(points, scalars);
+    for (unsigned c : windows) {
+      const emulation e = emulate(points, scalars, c);
+      EXPECT_EQ(e.result, expected) << what << ", wbits " << c << ", seed " << seed;
+    }
+  }
+};
+
+TEST_F(gpu_msm_emulation, random_inputs_equal_the_cpu_msm) {
+  for (size_t n : {size_t{1}, size_t{2}, size_t{7}, size_t{300}, size_t{2048}}) {
+    const auto points = random_points(n, seed + n);
+    const auto scalars = random_scalars(n, seed + 100 + n);
+    check(points, scalars, {1u, 2u, 5u, 8u, 11u}, ("random, n " + std::to_string(n)).c_str());
+  }
+}
+
+TEST_F(gpu_msm_emulation, zero_scalars_cost_nothing_and_give_the_identity) {
+  const auto points = random_points(500, seed);
+  std::vector<scalar_t> scalars(500, scalar_t{0, 0, 0, 0});
+  const emulation e = emulate(points, scalars, 8);
+  EXPECT_EQ(e.nentries, 0u);
+  EXPECT_TRUE(e.result.is_identity());
+  scalars[17] = canonical(fr::from_u64(3));  // one nonzero among zeros
+  check(points, scalars, {1u, 4u, 8u}, "one nonzero scalar");
+}
+
+// The witness MSMs' shape: all scalars 1 puts every point in one bucket; 5000 > piece_len² needs
+// three levels of pieces.
+TEST_F(gpu_msm_emulation, all_ones_fill_one_bucket_which_the_levels_split) {
+  const auto points = random_points(5000, seed);
+  const std::vector<scalar_t> ones(5000, scalar_t{1, 0, 0, 0});
+  const emulation e = emulate(points, ones, 10);
+  EXPECT_EQ(e.nentries, 5000u);
+  EXPECT_EQ(e.levels, 3u);
+  g1_jacobian sum = g1_jacobian::identity();
+  for (const auto& p : points) sum += p;
+  EXPECT_EQ(e.result, sum) << "seed " << seed;
+}
+
+TEST_F(gpu_msm_emulation, witness_like_scalars_mostly_zero_and_one) {
+  const size_t n = 3000;
+  const auto points = random_points(n, seed);
+  auto scalars = random_scalars(n, seed + 1);
+  std::mt19937_64 rng(seed + 2);
+  for (auto& k : scalars) {
+    const uint64_t u = rng() % 100;
+    if (u < 45) k = {0, 0, 0, 0};
+    else if (u < 95) k = {1, 0, 0, 0};
+  }
+  check(points, scalars, {3u, 9u, 13u}, "mostly 0/1");
+}
+
+TEST_F(gpu_msm_emulation, points_at_infinity_duplicates_opposites_and_extreme_scalars) {
+  auto points = random_points(400, seed);
+  auto scalars = random_scalars(400, seed + 1);
+  points[1] = points[0];
+  scalars[1] = scalars[0];  // the same point twice in the same buckets: the doubling path
+  points[3] = -points[2];
+  scalars[3] = scalars[2];  // P + (−P) in the same buckets
+  for (size_t i = 10; i < 40; ++i) points[i] = g1_affine::identity();
+  for (size_t i = 50; i < 60; ++i) scalars[i] = canonical(-fr::one());  // r − 1: every digit large
+  check(points, scalars, {1u, 4u, 7u, 16u}, "edge points");
+  const std::vector<g1_affine> all_inf(64, g1_affine::identity());
+  check(all_inf, random_scalars(64, seed + 2), {4u}, "every point at infinity");
+}
+
+}  // namespace
+}  // namespace zk::gpu::msm_steps
