@@ -94,7 +94,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
                                   factors.size(), e.what()));
   }
   std::vector<std::string> keys, factor_names;
-  for (const auto& run : d.runs) keys.push_back(variant_key(search::apply({}, factors, run), m.toggles));
+  for (const auto& run : d.runs) keys.push_back(variant_key(search::apply({}, factors, run), m));
   for (const auto& x : factors) factor_names.push_back(x.name);
   const recorded_design design = design_from_json(design_to_json(d, keys, factor_names));
 

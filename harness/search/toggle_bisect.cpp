@@ -11,10 +11,12 @@ namespace abtest::search {
 
 namespace {
 
-std::vector<std::string> names(const std::vector<factor>& factors, const std::vector<int>& members) {
+// The factors are in toggle-id order, so sorting the members by index spells a term's toggles in the
+// order of variant keys (A1=4 before A10), which sorting the names would not.
+std::vector<std::string> names(const std::vector<factor>& factors, std::vector<int> members) {
+  std::sort(members.begin(), members.end());
   std::vector<std::string> out;
   for (int j : members) out.push_back(factors[static_cast<std::size_t>(j)].name);
-  std::sort(out.begin(), out.end());
   return out;
 }
 

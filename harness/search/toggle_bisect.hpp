@@ -25,7 +25,7 @@ struct search_options {
 };
 
 struct culprit {
-  std::vector<std::string> toggles;  // factor names as in variant keys, sorted: {"A1=4"}, {"A1=4", "A2"}
+  std::vector<std::string> toggles;  // factor names as in variant keys, in key order (by id): {"A1=4"}, {"A1=4", "A10"}
   double effect = 0.0;               // ln ratio attributed to the term (0/1 coding)
   double ci_low = 0.0;
   double ci_high = 0.0;

@@ -54,6 +54,29 @@ TEST(bisect_simulate, incident_names_a1_and_b1_in_the_json_contract) {
   EXPECT_EQ(rows[0]["kind"], "bisect");
 }
 
+// One key function: bisect's from/to and its stored steps spell A1=4 and A10 alike ("A1=4+A10",
+// sorted by id; sorting the spelled terms would give "A10+A1=4").
+TEST(bisect_simulate, from_to_and_the_stored_steps_share_one_key) {
+  scratch dir("bisect-keys");
+  const auto file = dir.path() / "a10.json";
+  std::ofstream(file) << R"({"toggles": [{"id": "A10"}, {"id": "A1", "levels": ["0", "1", "2", "4"], "on": "4"}], "seed": 3,
+    "metrics": {"proof.total_s": {"base": 10, "noise_cv": 0.01, "effects": {"A1=4": 0.06}}}})";
+  const auto db = (dir.path() / "r.db").string();
+  const auto r = run_abtest({"--json", "--db", db, "bisect", "--simulate", file.string(), "--seed", seed});
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["from"], "base");
+  EXPECT_EQ(j["to"], "A1=4+A10");
+  const auto q = run_abtest({"--db", db, "query", "--format", "json",
+                             "SELECT from_variant, to_variant FROM bisect_step WHERE step = 0 AND experiment_id = '" +
+                                 j["experiment"].get<std::string>() + "'"});
+  ASSERT_EQ(q.code, 0) << q.err;
+  const auto steps = json_of(q);
+  ASSERT_EQ(steps.size(), 1u) << q.out;
+  EXPECT_EQ(steps[0]["from_variant"], j["from"]);
+  EXPECT_EQ(steps[0]["to_variant"], j["to"]) << "the overall comparison is stored under the key bisect reports";
+}
+
 TEST(bisect_simulate, interaction_is_the_pair_alone) {
   scratch dir("bisect-interaction");
   const auto r = run_abtest({"--json", "--db", (dir.path() / "r.db").string(), "bisect", "--simulate",
