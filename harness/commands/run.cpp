@@ -17,6 +17,7 @@
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/report.hpp"
 #include "harness/experiment/simulation.hpp"
+#include "harness/report/verdict_json.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -182,8 +183,13 @@ int run(const run_flags& f, const global_options& g) {
     plan.arms.push_back(std::move(arm));
   }
   if (plan.arms.size() < 2) {
-    if (g.json) std::cout << nlohmann::json({{"experiment", nullptr}, {"baseline", plan.arms[0].key}, {"verdicts", nlohmann::json::array()}, {"notes", notes}}).dump(2) << "\n";
-    else for (const auto& n : notes) fmt::print("{}\n", n);
+    if (g.json) {
+      auto j = report::to_json(report::experiment_result{"", plan.arms[0].key, {}});  // nothing measured: experiment null
+      j["notes"] = notes;
+      std::cout << j.dump(2) << "\n";
+    } else {
+      for (const auto& n : notes) fmt::print("{}\n", n);
+    }
     return 0;
   }
   const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id);

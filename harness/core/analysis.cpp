@@ -144,13 +144,18 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
     }
   }
 
+  judge(result, plan, options);
+  return result;
+}
+
+void judge(analysis_result& result, const run_plan& plan, const analysis_options& options) {
   std::vector<double> p;
   for (const auto& r : result.rows) p.push_back(r.primary.p_value);
   const auto adjusted = stats::holm_adjust(p);
   for (size_t i = 0; i < result.rows.size(); ++i) {
     auto& r = result.rows[i];
     r.p_adjusted = adjusted[i];
-    const auto& health = result.arms[r.arm];
+    const auto& health = result.arms.at(r.arm);
     if (!health.invalid_reason.empty()) {
       r.verdict = stats::verdict::invalid;
       r.note = health.invalid_reason;
@@ -174,7 +179,6 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
                              r.robust.ratio_low(), r.robust.ratio_high(), stats::to_string(robust));
     }
   }
-  return result;
 }
 
 reference_result compare_to_reference(const manifest& m, const run_plan& plan, const std::vector<sample_row>& samples,

@@ -139,7 +139,8 @@ std::string html_exporter::render(const report_data& r) const {
     std::vector<std::vector<std::string>> rows;
     for (const auto& v : r.verdicts)
       rows.push_back({v.variant, v.metric, std::to_string(v.n), format_number(v.baseline_median), format_number(v.candidate_median),
-                      v.ratio ? format_change(*v.ratio) : "—", format_number(v.p_adjusted), v.verdict + (v.immaterial ? " (immaterial)" : "")});
+                      v.ratio ? format_change(*v.ratio) : "—", format_number(v.p_adjusted),
+                      std::string(db::to_string(v.verdict)) + (v.immaterial ? " (immaterial)" : "")});
     s += "<h2>Verdicts</h2>\n" + table({"variant", "metric", "n", "baseline", "candidate", "change", "p (Holm)", "verdict"}, rows);
   }
   if (!r.distributions.empty())

@@ -22,7 +22,7 @@ std::string markdown_exporter::render(const report_data& r) const {
   if (!r.experiment.empty())
     out += fmt::format("Experiment `{}` ({}, {}), started {}.\n\n", r.experiment, r.kind, r.status, r.started_at);
   const auto regressions = std::count_if(r.verdicts.begin(), r.verdicts.end(),
-                                         [](const verdict_row& v) { return v.verdict == "slower" && !v.immaterial; });
+                                         [](const db::verdict_record& v) { return v.verdict == db::verdict_kind::slower && !v.immaterial; });
   const auto open = std::count_if(r.changepoints.begin(), r.changepoints.end(),
                                   [](const changepoint_row& c) { return c.state == "new" && c.magnitude > 0; });
   out += fmt::format("**{} regression{}**, {} new slower change point{}.\n\n", regressions, regressions == 1 ? "" : "s", open,
@@ -35,7 +35,7 @@ std::string markdown_exporter::render(const report_data& r) const {
                          format_number(v.baseline_median), format_number(v.candidate_median),
                          v.ratio ? format_change(*v.ratio) : "—",
                          v.ci_low && v.ci_high ? fmt::format("[{}, {}]", format_change(*v.ci_low), format_change(*v.ci_high)) : "—",
-                         format_number(v.p_adjusted), upper(v.verdict), v.immaterial ? " (immaterial)" : "");
+                         format_number(v.p_adjusted), upper(std::string(db::to_string(v.verdict))), v.immaterial ? " (immaterial)" : "");
     out += "\n";
   }
   if (!r.effects.empty()) {

@@ -39,9 +39,8 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
   r.kind = std::string(db::to_string(e->kind));
   r.started_at = db::format_utc(e->started_at);
   r.status = std::string(db::to_string(e->status));
-  for (const auto& v : store.list_verdicts(id))
-    r.verdicts.push_back({v.variant, v.baseline, v.metric, std::string(db::to_string(v.verdict)), v.n, v.baseline_median,
-                          v.candidate_median, v.ratio, v.ci_low, v.ci_high, v.p_adjusted, v.immaterial});
+  if (!e->arms.empty()) r.baseline = e->arms.front().variant;
+  r.verdicts = store.list_verdicts(id);
   for (const auto& x : store.list_effects(id)) r.effects.push_back({x.metric, x.term, x.estimate, x.ci_low, x.ci_high, x.p_adjusted});
   // per arm: metric → values of the measured, successful samples
   std::map<int, std::map<std::string, std::vector<double>>> by_arm;

@@ -10,13 +10,6 @@
 
 namespace abtest::report {
 
-struct verdict_row {
-  std::string variant, baseline, metric, verdict;
-  std::int64_t n = 0;
-  std::optional<double> baseline_median, candidate_median, ratio, ci_low, ci_high, p_adjusted;
-  bool immaterial = false;
-};
-
 struct effect_row {
   std::string metric, term;
   double estimate = 0;  // ln ratio attributed to the term
@@ -49,8 +42,9 @@ struct report_data {
   std::string title;
   std::string experiment;  // the experiment shown in the tables ("" when there is none)
   std::string kind, started_at, status;
+  std::string baseline;  // the variant key of the experiment's baseline arm (arm 0)
   std::string headline_metric;  // the metric of the distributions plot
-  std::vector<verdict_row> verdicts;
+  std::vector<db::verdict_record> verdicts;  // as stored; printed in JSON by to_json (verdict_json.hpp)
   std::vector<effect_row> effects;
   std::vector<distribution> distributions;
   std::vector<phase_row> phases;

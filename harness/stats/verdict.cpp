@@ -31,6 +31,18 @@ std::optional<verdict> parse_verdict(std::string_view text) {
   return std::nullopt;
 }
 
+std::string verdict_label(std::string_view metric, verdict v) {
+  const bool speed = metric.ends_with("_s");  // times and rates (`_per_s`)
+  switch (v) {
+    case verdict::slower: return speed ? "SLOWER" : "HIGHER (worse)";
+    case verdict::faster: return speed ? "FASTER" : "LOWER (better)";
+    case verdict::same: return "SAME";
+    case verdict::inconclusive: return "INCONCLUSIVE";
+    case verdict::invalid: return "INVALID";
+  }
+  return "INVALID";
+}
+
 verdict_result decide(const log_estimate& e, double margin, better direction) {
   verdict_result out;
   if (!e.has_ci) return out;

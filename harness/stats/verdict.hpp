@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "harness/stats/estimate.hpp"
@@ -32,5 +33,11 @@ struct verdict_result {
 // better higher, and for them the rule is mirrored — a rate whose CI lies above 1 is FASTER.
 enum class better { lower, higher };
 verdict_result decide(const log_estimate& e, double margin = default_margin, better direction = better::lower);
+
+// How a verdict reads for a metric, by its unit suffix (DESIGN §4): a time (`_s`) or a rate
+// (`_per_s`) is SLOWER / FASTER; any other metric — a size (`maxrss_mib`), a count — is better lower
+// and reads HIGHER (worse) / LOWER (better), as it has no speed. SAME, INCONCLUSIVE and INVALID read
+// as they are. The --json `verdict` keeps the contract's spelling (to_string) for every metric.
+std::string verdict_label(std::string_view metric, verdict v);
 
 }  // namespace abtest::stats
