@@ -56,6 +56,30 @@ std::string create_parent(db::results_store& store, const manifest& m, const std
 
 std::string term_name(const std::vector<std::string>& toggles) { return fmt::format("{}", fmt::join(toggles, "*")); }
 
+// The overall comparison of a toggle bisection as a stored verdict row of its parent experiment.
+// One comparison: its p-value is its own Holm-adjusted one. Medians are the steps' business (null).
+db::verdict_record overall_record(const std::string& parent, const search::bisect_report& r, const std::string& metric,
+                                  double margin) {
+  const auto& e = r.overall.estimate;
+  db::verdict_record v;
+  v.experiment_id = parent;
+  v.variant = r.to_key;
+  v.baseline = r.from_key;
+  v.metric = metric;
+  v.n = e.n;
+  v.ratio = e.ratio();
+  if (e.has_ci) {
+    v.ci_low = e.ratio_low();
+    v.ci_high = e.ratio_high();
+  }
+  v.p_value = v.p_adjusted = e.p_value;
+  v.verdict = db::parse<db::verdict_kind>(stats::to_string(r.overall.verdict));
+  v.immaterial = stats::decide(e, margin, metric_direction(metric)).immaterial;
+  v.note = "the bisection's overall comparison; its steps are experiments of their own (bisect_step)";
+  v.created_at = std::chrono::system_clock::now();
+  return v;
+}
+
 int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::optional<search::scenario> scenario = load_simulate_flag(f.simulate);
@@ -114,23 +138,32 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const search::bisect_report r = search::bisect_toggles(oracle, specs, from.levels, to.levels, opts);
   const double wall_s = seconds_since(t0);
 
-  // Culprits the confirmation A/Bs supported; the others are reported as rejected candidates.
+  // DESIGN §9: culprits push the way of the verdict, offsets pull the other way (a speed-up is never
+  // the culprit of a slowdown); candidates the confirmation A/Bs did not support are `rejected`.
+  const stats::better better = metric_direction(s.metric);
+  const search::attribution split = search::split_by_direction(r, better);
   std::vector<db::effect_record> effects;
-  nlohmann::json culprits = nlohmann::json::array(), rejected = nlohmann::json::array();
-  bool regression = r.overall.verdict == stats::verdict::slower;
-  for (const auto& c : r.culprits) {
-    nlohmann::json j = {{"toggles", c.toggles}, {"effect", c.effect}, {"ci_low", c.ci_low}, {"ci_high", c.ci_high},
-                        {"ratio", std::exp(c.effect)}};
-    if (c.confirmed) j["confirmed"] = *c.confirmed;
-    if (c.confirmed.value_or(true)) {
-      culprits.push_back(j);
-      // A culprit that makes a rate (`*_per_s`) rise is an improvement, one that makes a time rise is not.
-      regression = regression || (metric_direction(s.metric) == stats::better::higher ? c.effect < 0 : c.effect > 0);
-    } else {
-      rejected.push_back(j);
+  auto terms = [&](const std::vector<search::culprit>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : list) {
+      nlohmann::json j = {{"toggles", c.toggles}, {"effect", c.effect}, {"ci_low", c.ci_low}, {"ci_high", c.ci_high},
+                          {"ratio", std::exp(c.effect)}};
+      if (c.confirmed) j["confirmed"] = *c.confirmed;
+      out.push_back(std::move(j));
+      effects.push_back({parent, s.metric, term_name(c.toggles), c.effect, std::nullopt, c.ci_low, c.ci_high, std::nullopt, std::nullopt});
     }
-    effects.push_back({parent, s.metric, term_name(c.toggles), c.effect, std::nullopt, c.ci_low, c.ci_high, std::nullopt, std::nullopt});
-  }
+    return out;
+  };
+  const nlohmann::json culprits = terms(split.culprits), offsets = terms(split.offsets), rejected = terms(split.rejected);
+  // A supported term that makes the metric worse (a time rise, a rate fall) is a regression, whichever
+  // list it is in: inside an overall speed-up it is an offset, and still worth exit 1.
+  const int worse = stats::log_direction(stats::verdict::slower, better);
+  bool regression = r.overall.verdict == stats::verdict::slower;
+  for (const auto* list : {&split.culprits, &split.offsets})
+    for (const auto& c : *list) regression = regression || c.effect * worse > 0;
+  // The overall comparison is the bisection's own verdict row (to vs from): `show` and `report` print
+  // it, and the report reads from it which way the culprits push.
+  if (r.overall.estimate.n > 0) store.replace_verdicts(parent, std::vector{overall_record(parent, r, s.metric, opts.search_margin)});
   if (!r.not_estimable.empty()) {
     std::vector<std::string> terms;
     for (const auto& t : r.not_estimable) terms.push_back(term_name(t));
@@ -148,6 +181,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
                         {"verdict", stats::to_string(r.overall.verdict)},
                         {"ratio", r.overall.estimate.ratio()},
                         {"culprits", culprits},
+                        {"offsets", offsets},
                         {"rejected", rejected},
                         {"skipped", r.skipped},
                         {"runs", r.runs},
@@ -161,17 +195,21 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   } else if (!g.quiet) {
     for (const auto& n : notes) fmt::print("note: {}\n", n);
     fmt::print("{} vs {} on {}: {} (ratio {:.4f}, 95% CI {:.4f}–{:.4f})\n", r.to_key, r.from_key, s.metric,
-               stats::to_string(r.overall.verdict), r.overall.estimate.ratio(), r.overall.estimate.ratio_low(),
+               stats::verdict_label(s.metric, r.overall.verdict), r.overall.estimate.ratio(), r.overall.estimate.ratio_low(),
                r.overall.estimate.ratio_high());
     fmt::print("method: {}; {} comparisons, {} runs (the full matrix: {} runs); {:.1f} s\n", r.method, r.comparisons, r.runs,
                r.full_matrix_runs, wall_s);
-    if (culprits.empty()) fmt::print("no culprit\n");
-    for (const auto& c : culprits)
-      fmt::print("culprit {:<24} ratio {:.4f} (CI {:.4f}–{:.4f})\n", term_name(c["toggles"].get<std::vector<std::string>>()), std::exp(c["effect"].get<double>()),
-                 std::exp(c["ci_low"].get<double>()), std::exp(c["ci_high"].get<double>()));
-    for (const auto& c : rejected)
-      fmt::print("candidate {:<22} ratio {:.4f} — the confirmation A/Bs did not support it\n", term_name(c["toggles"].get<std::vector<std::string>>()),
-                 std::exp(c["effect"].get<double>()));
+    if (split.culprits.empty()) fmt::print("no culprit\n");
+    for (const auto& c : split.culprits)
+      fmt::print("culprit {:<24} ratio {:.4f} (CI {:.4f}–{:.4f})\n", term_name(c.toggles), std::exp(c.effect), std::exp(c.ci_low),
+                 std::exp(c.ci_high));
+    for (const auto& c : split.offsets)
+      fmt::print("offset  {:<24} ratio {:.4f} (CI {:.4f}–{:.4f}) — pulls the other way ({})\n", term_name(c.toggles),
+                 std::exp(c.effect), std::exp(c.ci_low), std::exp(c.ci_high), stats::verdict_label(s.metric, c.effect * worse > 0
+                                                                                                  ? stats::verdict::slower
+                                                                                                  : stats::verdict::faster));
+    for (const auto& c : split.rejected)
+      fmt::print("candidate {:<22} ratio {:.4f} — the confirmation A/Bs did not support it\n", term_name(c.toggles), std::exp(c.effect));
     if (!r.skipped.empty()) fmt::print("skipped: {}\n", fmt::join(r.skipped, ", "));
   }
   return regression ? static_cast<int>(exit_code::regression) : 0;

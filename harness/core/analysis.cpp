@@ -66,9 +66,7 @@ bool is_auxiliary_metric(const std::string& metric) {
   return aux.count(dot == std::string::npos ? metric : metric.substr(dot + 1)) > 0;
 }
 
-stats::better metric_direction(const std::string& metric) {
-  return metric.ends_with("_per_s") ? stats::better::higher : stats::better::lower;
-}
+stats::better metric_direction(const std::string& metric) { return stats::better_for(metric); }
 
 bool analysis_result::any_invalid() const {
   return std::any_of(arms.begin(), arms.end(), [](const arm_health& a) { return !a.invalid_reason.empty(); });

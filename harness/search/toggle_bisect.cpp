@@ -48,6 +48,17 @@ levels with_members(const levels& from, const std::vector<factor>& factors, cons
 
 }  // namespace
 
+attribution split_by_direction(const bisect_report& report, stats::better direction) {
+  attribution out;
+  const int way = stats::log_direction(report.overall.verdict, direction);
+  for (const culprit& c : report.culprits) {
+    if (!c.confirmed.value_or(true)) out.rejected.push_back(c);
+    else if (c.effect * way > 0.0) out.culprits.push_back(c);
+    else out.offsets.push_back(c);
+  }
+  return out;
+}
+
 bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,
                              const search_options& options) {
   search_session session(o, toggles);

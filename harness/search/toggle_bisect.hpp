@@ -52,6 +52,16 @@ struct bisect_report {
   std::vector<std::vector<std::string>> not_estimable;
 };
 
+// The terms of a bisection as DESIGN §9 reports them: a culprit pushes the way of the overall
+// verdict (for a SLOWER time metric: effect > 0; without a direction, SAME or INCONCLUSIVE, the way of
+// a regression — stats::log_direction); a term that pulls the other way is an offset, so a speed-up
+// is never called the culprit of a slowdown. Terms the confirmation A/Bs did not support are
+// `rejected`, whichever way they point.
+struct attribution {
+  std::vector<culprit> culprits, offsets, rejected;
+};
+attribution split_by_direction(const bisect_report& report, stats::better direction);
+
 // Compares `to` with `from`, then attributes the difference to toggles: k ≤ factorial_limit → a
 // factorial matrix (main effects and pairs screened with Holm in ±1 coding, the active terms — with
 // the main effects of active pairs, by effect heredity (Hamada & Wu 1992) — re-fitted in 0/1 coding;

@@ -31,6 +31,15 @@ std::optional<verdict> parse_verdict(std::string_view text) {
   return std::nullopt;
 }
 
+better better_for(std::string_view metric) { return metric.ends_with("_per_s") ? better::higher : better::lower; }
+
+int log_direction(verdict v, better direction) {
+  const int worse = direction == better::lower ? +1 : -1;
+  if (v == verdict::slower) return worse;
+  if (v == verdict::faster) return -worse;
+  return worse;
+}
+
 std::string verdict_label(std::string_view metric, verdict v) {
   const bool speed = metric.ends_with("_s");  // times and rates (`_per_s`)
   switch (v) {
