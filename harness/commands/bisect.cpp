@@ -6,9 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
-#include <random>
 
 #include "harness/commands/command.hpp"
+#include "harness/commands/measurement.hpp"
 #include "harness/core/analysis.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
@@ -23,12 +23,10 @@ namespace abtest::cli {
 namespace {
 
 struct bisect_flags {
-  std::string from = "base", to = "all", metric, simulate, commits;
-  std::vector<std::string> toggles, params;
-  int rounds = 0;  // 0: adaptive comparisons and a 6-round matrix
-  double margin_pct = 1.0;
-  std::optional<std::uint64_t> seed;
-  int jobs = 0;
+  std::string from = "base", to = "all", metric, commits;
+  std::vector<std::string> toggles;
+  // --rounds (0: adaptive comparisons and a 6-round matrix), --margin, --param, --simulate, --seed, --jobs
+  measurement_flags measure{.rounds = 0};
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -82,28 +80,28 @@ db::verdict_record overall_record(const std::string& parent, const search::bisec
 
 int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::optional<search::scenario> scenario = load_simulate_flag(f.simulate);
-  const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
+  const std::optional<search::scenario> scenario = load_simulate_flag(f.measure.simulate);
+  const manifest m = scenario ? manifest_from_scenario(*scenario, f.measure.simulate) : load_manifest_for(g);
   const variant from = parse_variant_spec(f.from, m);
   const variant to = parse_variant_spec(f.to, m);
   if (from == to) throw usage_error(fmt::format("--from and --to are both {} — nothing to bisect", from.key(m)));
 
   oracle_settings s;
   s.metric = choose_metric(m, f.metric, scenario ? &*scenario : nullptr);
-  s.fixed_rounds = f.rounds;
+  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::adaptive_when_zero);
+  s.fixed_rounds = mm.rounds;
   s.warmups = scenario ? 0 : m.find_benchmark(benchmark_of(s.metric))->warmups;
-  s.params = parse_params(m, f.params);
-  s.seed = f.seed ? *f.seed : std::random_device{}();
+  s.params = mm.params;
+  s.seed = mm.seed;
   if (scenario) {
-    s.simulate = std::filesystem::absolute(f.simulate).string();
+    s.simulate = mm.simulate;
     s.scenario = &*scenario;
   }
   s.command_line = g.command_line;
-  if (f.rounds == 1) throw usage_error("--rounds must be at least 2 for a paired comparison");
 
   auto store = open_store(db_path(g, &m));
   builder_options bo;
-  bo.jobs = f.jobs;
+  bo.jobs = mm.jobs;
   bo.verbose = g.verbose > 0;
   variant_arms arms(m, store, g, bo, scenario.has_value());
   const auto specs = search_toggles(m);
@@ -111,8 +109,8 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   // Leave out what cannot change anything here (inert) and what does not build: `from` with each
   // differing toggle alone is built first, as git bisect skips an unbuildable commit.
   search::search_options opts;
-  opts.margin = f.margin_pct / 100.0;
-  if (f.rounds > 0) opts.matrix_rounds = f.rounds;
+  opts.margin = mm.margin;
+  if (mm.rounds > 0) opts.matrix_rounds = mm.rounds;
   std::vector<std::string> notes;
   for (const auto& id : inert_toggles(m, to)) {
     opts.exclude.push_back(id);
@@ -259,13 +257,14 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
 
   oracle_settings s;
   s.metric = choose_metric(m, f.metric, nullptr);
-  s.fixed_rounds = f.rounds;
+  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::adaptive_when_zero);
+  s.fixed_rounds = mm.rounds;
   s.warmups = m.find_benchmark(benchmark_of(s.metric))->warmups;
-  s.params = parse_params(m, f.params);
-  s.seed = f.seed ? *f.seed : std::random_device{}();
+  s.params = mm.params;
+  s.seed = mm.seed;
   s.command_line = g.command_line;
   auto store = open_store(db_path(g, &m));
-  commit_arms arms(m, store, g, v, f.jobs);
+  commit_arms arms(m, store, g, v, mm.jobs);
   const auto good = arms(range.front());
   if (!good)
     throw user_error(exit_code::build_failed, fmt::format("GOOD ({}) does not build — pick a good commit that builds", range.front()));
@@ -273,7 +272,7 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   if (!bad) throw user_error(exit_code::build_failed, fmt::format("BAD ({}) does not build — pick a bad commit that builds", range.back()));
   s.parent = create_parent(store, m, {*good, *bad}, s, {{"commits", range}, {"variant", v.key(m)}});
   experiment_oracle oracle(store, m, g, s, [](const search::levels&) { return std::nullopt; });
-  const double margin = f.margin_pct / 100.0;
+  const double margin = mm.margin;
 
   // The three-valued comparison of DESIGN §7: SLOWER → bad, SAME/FASTER → good, INCONCLUSIVE
   // after a retry with more rounds → skip; an unbuildable commit → skip.
@@ -320,7 +319,7 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
     std::cout << out.dump(2) << "\n";
   } else if (!g.quiet) {
     fmt::print("{} vs {} on {}: {} (ratio {:.4f})\n", range.back().substr(0, 12), range.front().substr(0, 12), s.metric,
-               stats::to_string(overall.verdict), overall.estimate.ratio());
+               stats::verdict_label(s.metric, overall.verdict), overall.estimate.ratio());
     if (result.found)
       fmt::print("first bad commit: {} {}\n", range[result.first_bad], out["subject"].get<std::string>());
     else if (overall.verdict == stats::verdict::slower)
@@ -341,17 +340,13 @@ static const registrar reg(40, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--from", f->from, "the good end, a variant SPEC (default: base)");
   cmd->add_option("--to", f->to, "the slow end, a variant SPEC (default: all)");
   cmd->add_option("--metric", f->metric, "the metric searched (default: proof.total_s, else the only <bench>.total_s)");
-  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable), e.g. preset=tiny");
   cmd->add_option("--commits", f->commits, "GOOD..BAD: find the first commit that is slower than GOOD");
   cmd->add_option("--toggle,-t", f->toggles, "with --commits: the variant built at every commit (default: base)");
-  cmd->add_option("--rounds,-n", f->rounds, "fixed rounds per comparison and matrix (default: adaptive, 10–50; matrix 6)");
-  cmd->add_option("--margin", f->margin_pct, "practical margin in percent (default 1)");
-  cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
-  cmd->add_option("--seed", f->seed, "seed of the round orders (default: random, recorded)");
-  cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs");
+  add_measurement_options(cmd, f->measure, {.rounds_help = "fixed rounds per comparison and matrix (default: adaptive, 10–50; matrix 6)",
+                                            .seed_help = "seed of the round orders (default: random, recorded)"});
   cmd->callback([f, &g, &act] {
     act = [f, &g] {
-      if (!f->commits.empty() && !f->simulate.empty())
+      if (!f->commits.empty() && !f->measure.simulate.empty())
         throw usage_error("--commits and --simulate do not go together — a scenario has no commits");
       return f->commits.empty() ? bisect_toggles_command(*f, g) : bisect_commits_command(*f, g);
     };

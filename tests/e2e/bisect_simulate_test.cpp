@@ -174,6 +174,30 @@ TEST(bisect_simulate, param_overrides_are_validated) {
   }
 }
 
+// One set of measurement flags (commands/measurement.hpp): every measuring command checks --rounds
+// and --margin the same way (bisect and matrix once took --margin 150 and ran with it).
+TEST(bisect_simulate, measurement_flags_are_checked_alike) {
+  scratch dir("measure-flags");
+  const std::string file = (scenarios / "incident.json").string();
+  for (const std::vector<std::string>& command : {std::vector<std::string>{"run", "--toggle", "A1"}, {"matrix"}, {"bisect"}, {"noise-floor"}}) {
+    std::vector<std::string> args{"--db", (dir.path() / "r.db").string()};
+    args.insert(args.end(), command.begin(), command.end());
+    args.insert(args.end(), {"--simulate", file});
+    auto with = [&](std::vector<std::string> extra) {
+      auto all = args;
+      all.insert(all.end(), extra.begin(), extra.end());
+      return run_abtest(all);
+    };
+    const auto rounds = with({"--rounds", "1"});
+    EXPECT_EQ(rounds.code, 2) << command[0] << "\n" << rounds.err;
+    EXPECT_NE(rounds.err.find("--rounds must be at least 2"), std::string::npos) << command[0] << ": " << rounds.err;
+    if (command[0] == "noise-floor") continue;  // no --margin: the floor is the CI's reach
+    const auto margin = with({"--margin", "150"});
+    EXPECT_EQ(margin.code, 2) << command[0] << "\n" << margin.err;
+    EXPECT_NE(margin.err.find("--margin is a percentage in [0, 100)"), std::string::npos) << command[0] << ": " << margin.err;
+  }
+}
+
 TEST(bisect_simulate, metric_must_exist) {
   scratch dir("bisect-metric");
   const auto r = run_abtest({"--db", (dir.path() / "r.db").string(), "bisect", "--simulate",
