@@ -6,9 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
-#include <random>
 
 #include "harness/commands/command.hpp"
+#include "harness/commands/measurement.hpp"
 #include "harness/core/analysis.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
@@ -23,12 +23,10 @@ namespace abtest::cli {
 namespace {
 
 struct bisect_flags {
-  std::string from = "base", to = "all", metric, simulate, commits;
-  std::vector<std::string> toggles, params;
-  int rounds = 0;  // 0: adaptive comparisons and a 6-round matrix
-  double margin_pct = 1.0;
-  std::optional<std::uint64_t> seed;
-  int jobs = 0;
+  std::string from = "base", to = "all", metric, commits;
+  std::vector<std::string> toggles;
+  // --rounds (0: adaptive comparisons and a 6-round matrix), --margin, --param, --simulate, --seed, --jobs
+  measurement_flags measure{.rounds = 0};
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -56,30 +54,54 @@ std::string create_parent(db::results_store& store, const manifest& m, const std
 
 std::string term_name(const std::vector<std::string>& toggles) { return fmt::format("{}", fmt::join(toggles, "*")); }
 
+// The overall comparison of a toggle bisection as a stored verdict row of its parent experiment.
+// One comparison: its p-value is its own Holm-adjusted one. Medians are the steps' business (null).
+db::verdict_record overall_record(const std::string& parent, const search::bisect_report& r, const std::string& metric,
+                                  double margin) {
+  const auto& e = r.overall.estimate;
+  db::verdict_record v;
+  v.experiment_id = parent;
+  v.variant = r.to_key;
+  v.baseline = r.from_key;
+  v.metric = metric;
+  v.n = e.n;
+  v.ratio = e.ratio();
+  if (e.has_ci) {
+    v.ci_low = e.ratio_low();
+    v.ci_high = e.ratio_high();
+  }
+  v.p_value = v.p_adjusted = e.p_value;
+  v.verdict = db::parse<db::verdict_kind>(stats::to_string(r.overall.verdict));
+  v.immaterial = stats::decide(e, margin, metric_direction(metric)).immaterial;
+  v.note = "the bisection's overall comparison; its steps are experiments of their own (bisect_step)";
+  v.created_at = std::chrono::system_clock::now();
+  return v;
+}
+
 int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::optional<search::scenario> scenario = load_simulate_flag(f.simulate);
-  const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
+  const std::optional<search::scenario> scenario = load_simulate_flag(f.measure.simulate);
+  const manifest m = scenario ? manifest_from_scenario(*scenario, f.measure.simulate) : load_manifest_for(g);
   const variant from = parse_variant_spec(f.from, m);
   const variant to = parse_variant_spec(f.to, m);
   if (from == to) throw usage_error(fmt::format("--from and --to are both {} — nothing to bisect", from.key(m)));
 
   oracle_settings s;
   s.metric = choose_metric(m, f.metric, scenario ? &*scenario : nullptr);
-  s.fixed_rounds = f.rounds;
+  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::adaptive_when_zero);
+  s.fixed_rounds = mm.rounds;
   s.warmups = scenario ? 0 : m.find_benchmark(benchmark_of(s.metric))->warmups;
-  s.params = parse_params(m, f.params);
-  s.seed = f.seed ? *f.seed : std::random_device{}();
+  s.params = mm.params;
+  s.seed = mm.seed;
   if (scenario) {
-    s.simulate = std::filesystem::absolute(f.simulate).string();
+    s.simulate = mm.simulate;
     s.scenario = &*scenario;
   }
   s.command_line = g.command_line;
-  if (f.rounds == 1) throw usage_error("--rounds must be at least 2 for a paired comparison");
 
   auto store = open_store(db_path(g, &m));
   builder_options bo;
-  bo.jobs = f.jobs;
+  bo.jobs = mm.jobs;
   bo.verbose = g.verbose > 0;
   bo.targets = targets_for(m, {benchmark_of(s.metric)});  // only the program the metric comes from
   variant_arms arms(m, store, g, bo, scenario.has_value());
@@ -88,8 +110,8 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   // Leave out what cannot change anything here (inert) and what does not build: `from` with each
   // differing toggle alone is built first, as git bisect skips an unbuildable commit.
   search::search_options opts;
-  opts.margin = f.margin_pct / 100.0;
-  if (f.rounds > 0) opts.matrix_rounds = f.rounds;
+  opts.margin = mm.margin;
+  if (mm.rounds > 0) opts.matrix_rounds = mm.rounds;
   std::vector<std::string> notes;
   for (const auto& id : inert_toggles(m, to)) {
     opts.exclude.push_back(id);
@@ -115,23 +137,32 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const search::bisect_report r = search::bisect_toggles(oracle, specs, from.levels, to.levels, opts);
   const double wall_s = seconds_since(t0);
 
-  // Culprits the confirmation A/Bs supported; the others are reported as rejected candidates.
+  // DESIGN §9: culprits push the way of the verdict, offsets pull the other way (a speed-up is never
+  // the culprit of a slowdown); candidates the confirmation A/Bs did not support are `rejected`.
+  const stats::better better = metric_direction(s.metric);
+  const search::attribution split = search::split_by_direction(r, better);
   std::vector<db::effect_record> effects;
-  nlohmann::json culprits = nlohmann::json::array(), rejected = nlohmann::json::array();
-  bool regression = r.overall.verdict == stats::verdict::slower;
-  for (const auto& c : r.culprits) {
-    nlohmann::json j = {{"toggles", c.toggles}, {"effect", c.effect}, {"ci_low", c.ci_low}, {"ci_high", c.ci_high},
-                        {"ratio", std::exp(c.effect)}};
-    if (c.confirmed) j["confirmed"] = *c.confirmed;
-    if (c.confirmed.value_or(true)) {
-      culprits.push_back(j);
-      // A culprit that makes a rate (`*_per_s`) rise is an improvement, one that makes a time rise is not.
-      regression = regression || (metric_direction(s.metric) == stats::better::higher ? c.effect < 0 : c.effect > 0);
-    } else {
-      rejected.push_back(j);
+  auto terms = [&](const std::vector<search::culprit>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : list) {
+      nlohmann::json j = {{"toggles", c.toggles}, {"effect", c.effect}, {"ci_low", c.ci_low}, {"ci_high", c.ci_high},
+                          {"ratio", std::exp(c.effect)}};
+      if (c.confirmed) j["confirmed"] = *c.confirmed;
+      out.push_back(std::move(j));
+      effects.push_back({parent, s.metric, term_name(c.toggles), c.effect, std::nullopt, c.ci_low, c.ci_high, std::nullopt, std::nullopt});
     }
-    effects.push_back({parent, s.metric, term_name(c.toggles), c.effect, std::nullopt, c.ci_low, c.ci_high, std::nullopt, std::nullopt});
-  }
+    return out;
+  };
+  const nlohmann::json culprits = terms(split.culprits), offsets = terms(split.offsets), rejected = terms(split.rejected);
+  // A supported term that makes the metric worse (a time rise, a rate fall) is a regression, whichever
+  // list it is in: inside an overall speed-up it is an offset, and still worth exit 1.
+  const int worse = stats::log_direction(stats::verdict::slower, better);
+  bool regression = r.overall.verdict == stats::verdict::slower;
+  for (const auto* list : {&split.culprits, &split.offsets})
+    for (const auto& c : *list) regression = regression || c.effect * worse > 0;
+  // The overall comparison is the bisection's own verdict row (to vs from): `show` and `report` print
+  // it, and the report reads from it which way the culprits push.
+  if (r.overall.estimate.n > 0) store.replace_verdicts(parent, std::vector{overall_record(parent, r, s.metric, opts.search_margin)});
   if (!r.not_estimable.empty()) {
     std::vector<std::string> terms;
     for (const auto& t : r.not_estimable) terms.push_back(term_name(t));
@@ -149,6 +180,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
                         {"verdict", stats::to_string(r.overall.verdict)},
                         {"ratio", r.overall.estimate.ratio()},
                         {"culprits", culprits},
+                        {"offsets", offsets},
                         {"rejected", rejected},
                         {"skipped", r.skipped},
                         {"runs", r.runs},
@@ -162,17 +194,21 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   } else if (!g.quiet) {
     for (const auto& n : notes) fmt::print("note: {}\n", n);
     fmt::print("{} vs {} on {}: {} (ratio {:.4f}, 95% CI {:.4f}–{:.4f})\n", r.to_key, r.from_key, s.metric,
-               stats::to_string(r.overall.verdict), r.overall.estimate.ratio(), r.overall.estimate.ratio_low(),
+               stats::verdict_label(s.metric, r.overall.verdict), r.overall.estimate.ratio(), r.overall.estimate.ratio_low(),
                r.overall.estimate.ratio_high());
     fmt::print("method: {}; {} comparisons, {} runs (the full matrix: {} runs); {:.1f} s\n", r.method, r.comparisons, r.runs,
                r.full_matrix_runs, wall_s);
-    if (culprits.empty()) fmt::print("no culprit\n");
-    for (const auto& c : culprits)
-      fmt::print("culprit {:<24} ratio {:.4f} (CI {:.4f}–{:.4f})\n", term_name(c["toggles"].get<std::vector<std::string>>()), std::exp(c["effect"].get<double>()),
-                 std::exp(c["ci_low"].get<double>()), std::exp(c["ci_high"].get<double>()));
-    for (const auto& c : rejected)
-      fmt::print("candidate {:<22} ratio {:.4f} — the confirmation A/Bs did not support it\n", term_name(c["toggles"].get<std::vector<std::string>>()),
-                 std::exp(c["effect"].get<double>()));
+    if (split.culprits.empty()) fmt::print("no culprit\n");
+    for (const auto& c : split.culprits)
+      fmt::print("culprit {:<24} ratio {:.4f} (CI {:.4f}–{:.4f})\n", term_name(c.toggles), std::exp(c.effect), std::exp(c.ci_low),
+                 std::exp(c.ci_high));
+    for (const auto& c : split.offsets)
+      fmt::print("offset  {:<24} ratio {:.4f} (CI {:.4f}–{:.4f}) — pulls the other way ({})\n", term_name(c.toggles),
+                 std::exp(c.effect), std::exp(c.ci_low), std::exp(c.ci_high), stats::verdict_label(s.metric, c.effect * worse > 0
+                                                                                                  ? stats::verdict::slower
+                                                                                                  : stats::verdict::faster));
+    for (const auto& c : split.rejected)
+      fmt::print("candidate {:<22} ratio {:.4f} — the confirmation A/Bs did not support it\n", term_name(c.toggles), std::exp(c.effect));
     if (!r.skipped.empty()) fmt::print("skipped: {}\n", fmt::join(r.skipped, ", "));
   }
   return regression ? static_cast<int>(exit_code::regression) : 0;
@@ -223,13 +259,14 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
 
   oracle_settings s;
   s.metric = choose_metric(m, f.metric, nullptr);
-  s.fixed_rounds = f.rounds;
+  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::adaptive_when_zero);
+  s.fixed_rounds = mm.rounds;
   s.warmups = m.find_benchmark(benchmark_of(s.metric))->warmups;
-  s.params = parse_params(m, f.params);
-  s.seed = f.seed ? *f.seed : std::random_device{}();
+  s.params = mm.params;
+  s.seed = mm.seed;
   s.command_line = g.command_line;
   auto store = open_store(db_path(g, &m));
-  commit_arms arms(m, store, g, v, f.jobs);
+  commit_arms arms(m, store, g, v, mm.jobs);
   const auto good = arms(range.front());
   if (!good)
     throw user_error(exit_code::build_failed, fmt::format("GOOD ({}) does not build — pick a good commit that builds", range.front()));
@@ -237,7 +274,7 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   if (!bad) throw user_error(exit_code::build_failed, fmt::format("BAD ({}) does not build — pick a bad commit that builds", range.back()));
   s.parent = create_parent(store, m, {*good, *bad}, s, {{"commits", range}, {"variant", v.key(m)}});
   experiment_oracle oracle(store, m, g, s, [](const search::levels&) { return std::nullopt; });
-  const double margin = f.margin_pct / 100.0;
+  const double margin = mm.margin;
 
   // The three-valued comparison of DESIGN §7: SLOWER → bad, SAME/FASTER → good, INCONCLUSIVE
   // after a retry with more rounds → skip; an unbuildable commit → skip.
@@ -284,7 +321,7 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
     std::cout << out.dump(2) << "\n";
   } else if (!g.quiet) {
     fmt::print("{} vs {} on {}: {} (ratio {:.4f})\n", range.back().substr(0, 12), range.front().substr(0, 12), s.metric,
-               stats::to_string(overall.verdict), overall.estimate.ratio());
+               stats::verdict_label(s.metric, overall.verdict), overall.estimate.ratio());
     if (result.found)
       fmt::print("first bad commit: {} {}\n", range[result.first_bad], out["subject"].get<std::string>());
     else if (overall.verdict == stats::verdict::slower)
@@ -305,17 +342,13 @@ static const registrar reg(40, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--from", f->from, "the good end, a variant SPEC (default: base)");
   cmd->add_option("--to", f->to, "the slow end, a variant SPEC (default: all)");
   cmd->add_option("--metric", f->metric, "the metric searched (default: proof.total_s, else the only <bench>.total_s)");
-  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable), e.g. preset=tiny");
   cmd->add_option("--commits", f->commits, "GOOD..BAD: find the first commit that is slower than GOOD");
   cmd->add_option("--toggle,-t", f->toggles, "with --commits: the variant built at every commit (default: base)");
-  cmd->add_option("--rounds,-n", f->rounds, "fixed rounds per comparison and matrix (default: adaptive, 10–50; matrix 6)");
-  cmd->add_option("--margin", f->margin_pct, "practical margin in percent (default 1)");
-  cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
-  cmd->add_option("--seed", f->seed, "seed of the round orders (default: random, recorded)");
-  cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs");
+  add_measurement_options(cmd, f->measure, {.rounds_help = "fixed rounds per comparison and matrix (default: adaptive, 10–50; matrix 6)",
+                                            .seed_help = "seed of the round orders (default: random, recorded)"});
   cmd->callback([f, &g, &act] {
     act = [f, &g] {
-      if (!f->commits.empty() && !f->simulate.empty())
+      if (!f->commits.empty() && !f->measure.simulate.empty())
         throw usage_error("--commits and --simulate do not go together — a scenario has no commits");
       return f->commits.empty() ? bisect_toggles_command(*f, g) : bisect_commits_command(*f, g);
     };

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <iostream>
-#include <random>
 
 #include "harness/commands/command.hpp"
+#include "harness/commands/measurement.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/experiment/experiment.hpp"
@@ -17,10 +17,8 @@ namespace {
 
 struct check_flags {
   std::string against, metric;
-  std::vector<std::string> toggles, params;
-  int rounds = 0;
-  double margin_pct = 1.0;
-  int jobs = 0;
+  std::vector<std::string> toggles;
+  measurement_flags measure{.rounds = 0};  // --rounds (0: adaptive), --margin, --param, --seed, --jobs
 };
 
 int check(const check_flags& f, const global_options& g) {
@@ -37,17 +35,18 @@ int check(const check_flags& f, const global_options& g) {
   oracle_settings s;
   s.kind = "check";
   s.metric = choose_metric(m, f.metric, nullptr);
-  s.fixed_rounds = f.rounds;
+  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::adaptive_when_zero);
+  s.fixed_rounds = mm.rounds;
   s.warmups = m.find_benchmark(benchmark_of(s.metric))->warmups;
-  s.params = parse_params(m, f.params);
-  s.seed = std::random_device{}();
+  s.params = mm.params;
+  s.seed = mm.seed;
   s.command_line = g.command_line;
   auto store = open_store(db_path(g, &m));
 
   // The good revision in its own worktree and build root; the checked-out tree where it is.
   const manifest at = manifest_at_commit(m, sha);
   builder_options bo;
-  bo.jobs = f.jobs;
+  bo.jobs = mm.jobs;
   bo.build_root = build_root_for(m, sha);
   bo.verbose = g.verbose > 0;
   const auto good = build_and_record(at, v, store, builder(at, bo), g);
@@ -55,7 +54,7 @@ int check(const check_flags& f, const global_options& g) {
     throw user_error(exit_code::build_failed, fmt::format("the good revision {} does not build — last lines of {}:\n{}", against,
                                                           good.outcome.log_path.string(), good.outcome.log_tail));
   builder_options here_options;
-  here_options.jobs = f.jobs;
+  here_options.jobs = mm.jobs;
   here_options.verbose = g.verbose > 0;
   const auto here = build_and_record(m, v, store, builder(m, here_options), g);
   nlohmann::json out = {{"against", sha}, {"metric", s.metric}, {"variant", v.key(m)}};
@@ -68,7 +67,7 @@ int check(const check_flags& f, const global_options& g) {
     arm_plan base = arm_for(at, v, good);
     base.key = fmt::format("{}@{}", v.key(m), sha.substr(0, 12));
     const arm_plan cand = arm_for(m, v, here);
-    const double margin = f.margin_pct / 100.0;
+    const double margin = mm.margin;
     search::comparison c = oracle.compare_arms(base, cand, {margin, 0.05, 0});
     if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(base, cand, {margin, 0.05, 1});
     out["verdict"] = stats::to_string(c.verdict);
@@ -93,11 +92,9 @@ static const registrar reg(45, [](CLI::App& app, global_options& g, action& act)
   auto* cmd = app.add_subcommand("check", "for `git bisect run`: exit 0 if the checkout is not slower than REV, 1 if it is, 125 to skip");
   cmd->add_option("--against", f->against, "the good revision (default: the newest refs/bisect/good-*)");
   cmd->add_option("--metric", f->metric, "the metric compared (default: proof.total_s, else the only <bench>.total_s)");
-  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable), e.g. preset=tiny");
   cmd->add_option("--toggle,-t", f->toggles, "the variant built on both sides (default: base)");
-  cmd->add_option("--rounds,-n", f->rounds, "fixed rounds (default: adaptive, 10–50)");
-  cmd->add_option("--margin", f->margin_pct, "practical margin in percent (default 1)");
-  cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs");
+  // No --simulate: check compares two builds of real trees.
+  add_measurement_options(cmd, f->measure, {.rounds_help = "fixed rounds (default: adaptive, 10–50)", .simulate_help = ""});
   cmd->callback([f, &g, &act] { act = [f, &g] { return check(*f, g); }; });
 });
 

@@ -53,6 +53,10 @@ std::filesystem::path db_path(const global_options& g, const manifest* m);
 // died (SIGKILL, reboot) as incomplete so they can be resumed.
 db::results_store open_store(const std::filesystem::path& path);
 db::results_store open_store_read_only(const std::filesystem::path& path);
+// EXPERIMENT when given (a usage error pointing at `abtest list` when there is none), else the newest
+// experiment that is not a step of another: a bisection's comparisons are recorded as experiments
+// with a `parent`, and the latest is the bisection itself. For show, compare and report.
+db::experiment_record experiment_or_latest(db::results_store& store, const std::string& id);
 // True for an experiment recorded as running by a process of `this_host` that no longer exists:
 // read-only commands show it as incomplete, as the next write-open will record it.
 bool owner_died(const db::experiment_record& e, const std::string& this_host);

@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <iostream>
-#include <set>
 
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/report.hpp"
+#include "harness/report/verdict_json.hpp"
 #include "harness/stats/descriptive.hpp"
 #include "harness/stats/welch.hpp"
 
@@ -22,14 +22,8 @@ struct compare_flags {
   bool fail_on_regression = false;
 };
 
-db::experiment_record need(db::results_store& store, const std::string& id) {
-  auto e = store.find_experiment(id);
-  if (!e) throw usage_error(fmt::format("no experiment {} — `abtest list` shows the recorded ones", id));
-  return *e;
-}
-
 int one(db::results_store& store, const compare_flags& f, const global_options& g) {
-  const auto e = need(store, f.experiments[0]);
+  const auto e = experiment_or_latest(store, f.experiments.empty() ? "" : f.experiments[0]);
   auto plan = run_plan::from_json(e.config);
   if (f.margin_pct >= 0) plan.margin = f.margin_pct / 100;
   auto samples = load_samples(store, e.id);
@@ -51,8 +45,8 @@ int one(db::results_store& store, const compare_flags& f, const global_options& 
 }
 
 int two(db::results_store& store, const compare_flags& f, const global_options& g) {
-  const auto a = need(store, f.experiments[0]);
-  const auto b = need(store, f.experiments[1]);
+  const auto a = experiment_or_latest(store, f.experiments[0]);
+  const auto b = experiment_or_latest(store, f.experiments[1]);
   const auto plan_a = run_plan::from_json(a.config), plan_b = run_plan::from_json(b.config);
   const std::string key = f.variant.empty() ? plan_a.arms[0].key : f.variant;
   auto arm_of = [&](const run_plan& p, const std::string& id) {
@@ -70,31 +64,46 @@ int two(db::results_store& store, const compare_flags& f, const global_options& 
     return out;
   };
   const auto va = values(load_samples(store, a.id), arm_a), vb = values(load_samples(store, b.id), arm_b);
-  const double margin = f.margin_pct >= 0 ? f.margin_pct / 100 : plan_a.margin;
-  nlohmann::json rows = nlohmann::json::array();
-  if (!g.json && !g.quiet)
-    fmt::print("{} in {} (before) vs {} (after), unpaired (Welch on log values)\n  {:<34} {:>12} {:>12} {:>8}  {:<19} {}\n", key, a.id,
-               b.id, "metric", "before", "after", "ratio", "95% CI", "verdict");
-  bool slower = false;
+  // One row per metric both measured, judged as a paired run is: Holm across the rows, a direction
+  // only where it survives (analysis.hpp, judge).
+  run_plan plan = plan_a;
+  plan.margin = f.margin_pct >= 0 ? f.margin_pct / 100 : plan_a.margin;
+  plan.adaptive = false;  // Welch's CI is a fixed-n interval
+  analysis_result analysis;
+  analysis.arms.resize(2);
   for (const auto& [metric, xa] : va) {
     const auto it = vb.find(metric);
     if (it == vb.end()) continue;
-    const auto est = stats::welch_log_ratio(it->second, xa);
-    const auto v = stats::decide(est, margin, metric_direction(metric));
-    slower |= v.value == stats::verdict::slower && !v.immaterial;
-    rows.push_back({{"variant", key}, {"metric", metric}, {"n", est.n}, {"baseline_median", stats::median(xa)},
-                    {"candidate_median", stats::median(it->second)}, {"ratio", est.ratio()},
-                    {"ci_low", est.has_ci ? nlohmann::json(est.ratio_low()) : nlohmann::json()},
-                    {"ci_high", est.has_ci ? nlohmann::json(est.ratio_high()) : nlohmann::json()},
-                    {"p_value", est.p_value}, {"verdict", stats::to_string(v.value)}});
-    if (!g.json && !g.quiet)
-      fmt::print("  {:<34} {:>12} {:>12} {:>7.3f}×  {:<19} {}\n", metric, format_value(metric, stats::median(xa)),
-                 format_value(metric, stats::median(it->second)), est.ratio(),
-                 est.has_ci ? fmt::format("[{:.3f}, {:.3f}]", est.ratio_low(), est.ratio_high()) : "—",
-                 stats::to_string(v.value));
+    verdict_row row;
+    row.arm = 1;
+    row.variant = row.baseline = key;
+    row.benchmark = metric.substr(0, metric.find('.'));
+    row.metric = metric;
+    row.primary = stats::welch_log_ratio(it->second, xa);
+    row.n = row.primary.n;
+    row.baseline_median = stats::median(xa);
+    row.candidate_median = stats::median(it->second);
+    analysis.rows.push_back(std::move(row));
   }
-  if (g.json) std::cout << nlohmann::json({{"experiment", b.id}, {"baseline", a.id}, {"verdicts", rows}}).dump(2) << "\n";
-  return f.fail_on_regression && slower ? static_cast<int>(exit_code::regression) : 0;
+  judge(analysis, plan);
+  report::experiment_result result{b.id, a.id, {}};
+  for (const auto& r : analysis.rows) result.verdicts.push_back(to_record(r, b.id));
+  if (g.json) {
+    auto j = report::to_json(result);
+    j["variant"] = key;
+    j["paired"] = false;
+    std::cout << j.dump(2) << "\n";
+  } else if (!g.quiet) {
+    fmt::print("{} in {} (before) vs {} (after), unpaired (Welch on log values, Holm across the metrics)\n"
+               "  {:<34} {:>12} {:>12} {:>8}  {:<19} {}\n",
+               key, a.id, b.id, "metric", "before", "after", "ratio", "95% CI", "verdict");
+    for (const auto& r : analysis.rows)
+      fmt::print("  {:<34} {:>12} {:>12} {:>7.3f}×  {:<19} {}\n", r.metric, format_value(r.metric, r.baseline_median),
+                 format_value(r.metric, r.candidate_median), r.primary.ratio(),
+                 r.primary.has_ci ? fmt::format("[{:.3f}, {:.3f}]", r.primary.ratio_low(), r.primary.ratio_high()) : "—",
+                 verdict_label(r));
+  }
+  return f.fail_on_regression && analysis.any_slower() ? static_cast<int>(exit_code::regression) : 0;
 }
 
 }  // namespace
@@ -102,14 +111,14 @@ int two(db::results_store& store, const compare_flags& f, const global_options& 
 static const registrar reg(30, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<compare_flags>();
   auto* cmd = app.add_subcommand("compare", "re-analyse stored samples: one experiment, or one variant across two");
-  cmd->add_option("experiments", f->experiments, "EXPERIMENT [EXPERIMENT]")->required()->expected(1, 2);
+  cmd->add_option("experiments", f->experiments, "EXPERIMENT [EXPERIMENT] (default: the latest experiment)")->expected(0, 2);
   cmd->add_option("--variant", f->variant, "with two experiments: the variant to follow (default: the first's baseline)");
   cmd->add_option("--margin", f->margin_pct, "practical margin in percent (default: the experiment's)");
   cmd->add_flag("--fail-on-regression", f->fail_on_regression, "exit 1 when a metric is SLOWER");
   cmd->callback([f, &g, &act] {
     act = [f, &g] {
       auto store = open_store_read_only(db_path(g, nullptr));
-      return f->experiments.size() == 1 ? one(store, *f, g) : two(store, *f, g);
+      return f->experiments.size() < 2 ? one(store, *f, g) : two(store, *f, g);
     };
   });
 });

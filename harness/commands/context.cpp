@@ -75,6 +75,17 @@ db::results_store open_store_read_only(const std::filesystem::path& path) {
   return db::results_store(path, db::open_mode::read_only);
 }
 
+db::experiment_record experiment_or_latest(db::results_store& store, const std::string& id) {
+  if (!id.empty()) {
+    auto e = store.find_experiment(id);
+    if (!e) throw usage_error(fmt::format("no experiment {} — `abtest list` shows the recorded ones", id));
+    return *e;
+  }
+  for (auto& e : store.list_experiments())  // newest first
+    if (!e.config.contains("parent")) return e;
+  throw usage_error("no experiment recorded yet — run one (`abtest run`), or pass --db PATH");
+}
+
 progress_line::progress_line(const global_options& g) : enabled_(!g.quiet && !g.json && ::isatty(STDERR_FILENO)) {}
 progress_line::~progress_line() { clear(); }
 

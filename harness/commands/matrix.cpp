@@ -5,10 +5,10 @@
 
 #include <cmath>
 #include <iostream>
-#include <random>
 #include <set>
 
 #include "harness/commands/command.hpp"
+#include "harness/commands/measurement.hpp"
 #include "harness/commands/matrix_effects.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/scheduler.hpp"
@@ -26,13 +26,10 @@ namespace abtest::cli {
 namespace {
 
 struct matrix_flags {
-  std::string design = "full", simulate, shard, group, canary;
-  std::vector<std::string> toggles, metrics, experiments, params;
-  int rounds = 6;
+  std::string design = "full", shard, group, canary;
+  std::vector<std::string> toggles, metrics, experiments;
   bool nightly = false, analyze = false;
-  double margin_pct = 1.0;
-  std::optional<std::uint64_t> seed;
-  int jobs = 0;
+  measurement_flags measure{.rounds = 6};  // --rounds, --margin, --param, --simulate, --seed, --jobs
 };
 
 // "I/N" with 0 ≤ I < N.
@@ -69,11 +66,11 @@ std::optional<arm_plan> canary_arm(const std::string& ref, const manifest& m, db
 }
 
 int matrix(const matrix_flags& f, const global_options& g) {
-  if (f.analyze) return matrix_analyze(f.experiments, f.group, f.metrics, f.margin_pct, g);
+  if (f.analyze) return matrix_analyze(f.experiments, f.group, f.metrics, f.measure.margin_pct, g);
   if (!f.experiments.empty()) throw usage_error("--experiment goes with --analyze");
-  const std::optional<search::scenario> scenario = load_simulate_flag(f.simulate);
-  const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
-  if (f.rounds < 2) throw usage_error("--rounds must be at least 2: effects need a residual across rounds");
+  const std::optional<search::scenario> scenario = load_simulate_flag(f.measure.simulate);
+  const manifest m = scenario ? manifest_from_scenario(*scenario, f.measure.simulate) : load_manifest_for(g);
+  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::effects);
   const auto [shard, shards] = f.shard.empty() ? std::pair{0, 1} : parse_shard(f.shard);
 
   // The factors: the chosen toggles (each at its `on` level or the level given), else every toggle
@@ -96,7 +93,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
                                   factors.size(), e.what()));
   }
   std::vector<std::string> keys, factor_names;
-  for (const auto& run : d.runs) keys.push_back(variant_key(search::apply({}, factors, run), m.toggles));
+  for (const auto& run : d.runs) keys.push_back(variant_key(search::apply({}, factors, run), m));
   for (const auto& x : factors) factor_names.push_back(x.name);
   const recorded_design design = design_from_json(design_to_json(d, keys, factor_names));
 
@@ -105,16 +102,16 @@ int matrix(const matrix_flags& f, const global_options& g) {
   s.metric = f.metrics.empty() ? m.benchmarks.front().name + ".total_s" : f.metrics.front();
   for (const auto& b : m.benchmarks) s.benchmarks.push_back(b.name);
   s.warmups = scenario ? 0 : m.benchmarks.front().warmups;
-  s.params = parse_params(m, f.params);
-  s.seed = f.seed ? *f.seed : std::random_device{}();
+  s.params = mm.params;
+  s.seed = mm.seed;
   if (scenario) {
-    s.simulate = std::filesystem::absolute(f.simulate).string();
+    s.simulate = mm.simulate;
     s.scenario = &*scenario;
   }
   s.command_line = g.command_line;
   auto store = open_store(db_path(g, &m));
   builder_options bo;
-  bo.jobs = f.jobs;
+  bo.jobs = mm.jobs;
   bo.verbose = g.verbose > 0;
   variant_arms arms(m, store, g, bo, scenario.has_value());
 
@@ -143,7 +140,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
   // The canary runs in every shard, like base: each machine's nights are normalised by its own runs.
   bool has_canary = false;
   if (!f.canary.empty()) {
-    if (const auto arm = canary_arm(f.canary, m, store, g, scenario.has_value(), f.jobs)) {
+    if (const auto arm = canary_arm(f.canary, m, store, g, scenario.has_value(), mm.jobs)) {
       plan_arms.push_back(*arm);
       has_canary = true;
     } else {
@@ -158,8 +155,8 @@ int matrix(const matrix_flags& f, const global_options& g) {
   if (!g.quiet && !g.json)
     fmt::print(stderr, "matrix: {} design, {} of {} configurations{}{}, {} rounds\n", f.design, plan_arms.size() - (has_canary ? 1 : 0),
                d.runs.size(), shards > 1 ? fmt::format(" (shard {}/{})", shard, shards) : "",
-               has_canary ? " + canary" : "", f.rounds);
-  const arm_set_result r = oracle.run_arms(plan_arms, f.rounds, s.kind, extra);
+               has_canary ? " + canary" : "", mm.rounds);
+  const arm_set_result r = oracle.run_arms(plan_arms, mm.rounds, s.kind, extra);
   analysis_result analysis = analyze(r.plan, r.samples);
 
   // Factorial effects per key metric over this experiment's runs of the design (configurations of
@@ -177,10 +174,10 @@ int matrix(const matrix_flags& f, const global_options& g) {
       continue;
     }
     const search::shard_values v = design_values(design, r.plan, r.samples, analysis, metric);
-    std::vector<std::vector<double>> y(d.runs.size(), std::vector<double>(static_cast<std::size_t>(f.rounds), NAN));
+    std::vector<std::vector<double>> y(d.runs.size(), std::vector<double>(static_cast<std::size_t>(mm.rounds), NAN));
     for (std::size_t i = 0; i < v.configs.size(); ++i) y[v.configs[i]] = v.y[i];
     try {
-      auto e = effects_report(metric, design, search::attribute(d, y, 0.05, f.margin_pct / 100.0),
+      auto e = effects_report(metric, design, search::attribute(d, y, 0.05, mm.margin),
                               search::measured_log_ratios(d, {v}));
       for (auto& rec : e.records) rec.experiment_id = r.experiment_id;
       effects.push_back(e.json);
@@ -231,12 +228,10 @@ static const registrar reg(35, [](CLI::App& app, global_options& g, action& act)
   auto* cmd = app.add_subcommand("matrix", "run a factorial design of toggles in RMIT rounds; effects and attribution");
   cmd->add_option("--design", f->design, "full (2^k), half (resolution ≥ V fraction) or oat (one at a time); default full")
       ->check(CLI::IsMember({"full", "half", "oat"}));
-  cmd->add_option("--rounds,-n", f->rounds, "interleaved rounds (default 6)");
   cmd->add_option("--toggle,-t", f->toggles, "a factor, ID or ID=LEVEL (repeatable; default: every toggle not inert here)");
   cmd->add_option("--metric", f->metrics, "metrics to attribute (repeatable; default: each benchmark's total)");
-  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable), e.g. preset=tiny");
-  cmd->add_option("--margin", f->margin_pct, "practical margin in percent for culprits (default 1)");
-  cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
+  add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 6)",
+                                            .margin_help = "practical margin in percent for culprits (default 1)"});
   cmd->add_flag("--nightly", f->nightly, "record the experiment as the nightly matrix");
   cmd->add_option("--shard", f->shard, "I/N: run only shard I of N of the configurations (plus base), e.g. for a job array; "
                   "each term of the design is balanced within every shard");
@@ -248,8 +243,6 @@ static const registrar reg(35, [](CLI::App& app, global_options& g, action& act)
                 "(each paired with its own base), stored with each of them");
   cmd->add_option("--experiment", f->experiments, "with --analyze: an experiment of the design (repeatable; default: "
                   "the members of --group, else the newest matrix and its group)");
-  cmd->add_option("--seed", f->seed, "seed of the round order (default: random, recorded)");
-  cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs");
   cmd->callback([f, &g, &act] { act = [f, &g] { return matrix(*f, g); }; });
 });
 

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
-#include <random>
 
 #include "harness/commands/command.hpp"
+#include "harness/commands/measurement.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/experiment/experiment.hpp"
@@ -20,18 +20,15 @@ namespace abtest::cli {
 namespace {
 
 struct noise_flags {
-  std::vector<std::string> toggles, metrics, params;
+  std::vector<std::string> toggles, metrics;
   std::vector<std::string> layout{"-DCMAKE_CXX_FLAGS=-falign-functions=64 -falign-loops=32"};
-  int rounds = 10;
-  std::string simulate;
-  std::optional<std::uint64_t> seed;
-  int jobs = 0;
+  measurement_flags measure;  // --rounds (default 10), --param, --simulate, --seed, --jobs
 };
 
 int noise_floor(const noise_flags& f, const global_options& g) {
-  const std::optional<search::scenario> scenario = load_simulate_flag(f.simulate);
-  const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
-  if (f.rounds < 2) throw usage_error("--rounds must be at least 2 for a paired comparison");
+  const std::optional<search::scenario> scenario = load_simulate_flag(f.measure.simulate);
+  const manifest m = scenario ? manifest_from_scenario(*scenario, f.measure.simulate) : load_manifest_for(g);
+  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::paired);
   const variant v = variant_from_flags(f.toggles, m);
   auto store = open_store(db_path(g, &m));
 
@@ -41,7 +38,7 @@ int noise_floor(const noise_flags& f, const global_options& g) {
   std::string note;
   if (!scenario) {
     builder_options bo;
-    bo.jobs = f.jobs;
+    bo.jobs = mm.jobs;
     bo.verbose = g.verbose > 0;
     const auto first = build_and_record(m, v, store, builder(m, bo), g);
     bo.extra_cmake_args = f.layout;
@@ -62,23 +59,23 @@ int noise_floor(const noise_flags& f, const global_options& g) {
   for (const auto& bench : m.benchmarks) s.benchmarks.push_back(bench.name);
   s.metric = m.benchmarks.front().name + ".total_s";
   s.warmups = scenario ? 0 : m.benchmarks.front().warmups;
-  s.params = parse_params(m, f.params);
-  s.seed = f.seed ? *f.seed : std::random_device{}();
+  s.params = mm.params;
+  s.seed = mm.seed;
   if (scenario) {
-    s.simulate = std::filesystem::absolute(f.simulate).string();
+    s.simulate = mm.simulate;
     s.scenario = &*scenario;
   }
   s.command_line = g.command_line;
   experiment_oracle oracle(store, m, g, s, [](const search::levels&) { return std::nullopt; });
   a.binaries_digest.clear();  // measure even identical binaries: the point is the spread
   b.binaries_digest.clear();
-  const arm_set_result r = oracle.run_arms({a, b}, f.rounds, s.kind, {{"layout", f.layout}});
+  const arm_set_result r = oracle.run_arms({a, b}, mm.rounds, s.kind, {{"layout", f.layout}});
   const analysis_result analysis = analyze(r.plan, r.samples);
 
   // The floor of a metric: the largest |ln ratio| the A/A′ CI admits, max(|low|, |high|) — an
   // effect smaller than this could be the layout alone.
   nlohmann::json rows = nlohmann::json::array();
-  std::string table = fmt::format("noise floor of {} (A/A′, {} rounds, layout {})\n", a.key, f.rounds,
+  std::string table = fmt::format("noise floor of {} (A/A′, {} rounds, layout {})\n", a.key, mm.rounds,
                                   fmt::join(f.layout, " "));
   table += fmt::format("  {:<36} {:>8} {:>19} {:>8}\n", "metric", "ratio", "95% CI", "floor");
   for (const auto& row : analysis.rows) {
@@ -91,7 +88,7 @@ int noise_floor(const noise_flags& f, const global_options& g) {
                          row.primary.ratio_high(), 100 * floor);
   }
   if (g.json) {
-    std::cout << nlohmann::json({{"experiment", r.experiment_id}, {"variant", a.key}, {"layout", f.layout}, {"rounds", f.rounds},
+    std::cout << nlohmann::json({{"experiment", r.experiment_id}, {"variant", a.key}, {"layout", f.layout}, {"rounds", mm.rounds},
                                  {"floors", rows}, {"note", note}})
                      .dump(2)
               << "\n";
@@ -108,13 +105,10 @@ static const registrar reg(50, [](CLI::App& app, global_options& g, action& act)
   auto f = std::make_shared<noise_flags>();
   auto* cmd = app.add_subcommand("noise-floor", "A/A′: how much a rebuild in another code layout alone moves each metric");
   cmd->add_option("--toggle,-t", f->toggles, "the variant, ID or ID=LEVEL (repeatable; default: base)");
-  cmd->add_option("--rounds,-n", f->rounds, "interleaved rounds (default 10)");
   cmd->add_option("--metric", f->metrics, "only these metrics (repeatable; default: all)");
-  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable), e.g. preset=tiny");
   cmd->add_option("--layout", f->layout, "extra cmake arguments of the A′ build (default: -falign-functions=64 -falign-loops=32)");
-  cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
-  cmd->add_option("--seed", f->seed, "seed of the round order (default: random, recorded)");
-  cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs");
+  // No --margin: the floor is the CI's reach, not a verdict against a margin.
+  add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)", .margin_help = ""});
   cmd->callback([f, &g, &act] { act = [f, &g] { return noise_floor(*f, g); }; });
 });
 

@@ -24,12 +24,12 @@ int write_report(const report_flags& f, const global_options& g) {
   } catch (const std::invalid_argument& e) {
     throw usage_error(e.what());
   }
-  if (f.nightly == !f.experiment.empty())
-    throw usage_error("give one EXPERIMENT or --nightly — `abtest list` shows the experiments");
+  if (f.nightly && !f.experiment.empty())
+    throw usage_error("give one EXPERIMENT or --nightly, not both — `abtest list` shows the experiments");
   auto store = open_store_read_only(db_path(g, nullptr));
   report::report_data data;
   try {
-    data = f.nightly ? report::load_nightly(store) : report::load_experiment(store, f.experiment);
+    data = f.nightly ? report::load_nightly(store) : report::load_experiment(store, experiment_or_latest(store, f.experiment).id);
   } catch (const std::runtime_error& e) {
     throw usage_error(e.what());
   }
@@ -53,7 +53,7 @@ int write_report(const report_flags& f, const global_options& g) {
 static const registrar reg(70, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<report_flags>();
   auto* cmd = app.add_subcommand("report", "write an experiment's (or the nightly) report as markdown, JSON or HTML");
-  cmd->add_option("experiment", f->experiment, "experiment id (see `abtest list`)");
+  cmd->add_option("experiment", f->experiment, "experiment id (see `abtest list`; default: the latest)");
   cmd->add_flag("--nightly", f->nightly, "the newest nightly experiment, every nightly series and change point");
   cmd->add_option("--format", f->format, "md | json | html (default md)");
   cmd->add_option("-o,--output", f->output, "file to write (default: stdout)");

@@ -6,9 +6,9 @@
 
 #include <iostream>
 #include <ranges>
-#include <random>
 
 #include "harness/commands/command.hpp"
+#include "harness/commands/measurement.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/core/variant.hpp"
@@ -17,19 +17,19 @@
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/report.hpp"
 #include "harness/experiment/simulation.hpp"
+#include "harness/report/verdict_json.hpp"
 
 namespace abtest::cli {
 namespace {
 
 struct run_flags {
-  std::vector<std::string> toggles, variants, benches, params, metrics;
+  std::vector<std::string> toggles, variants, benches, metrics;
   std::string baseline = "base";
-  int rounds = 10, max_rounds = 50, warmups = -1, jobs = 0;
+  int max_rounds = 50, warmups = -1;
   bool adaptive = false, fail_on_regression = false, resume = false;
   std::string resume_id;
-  double margin_pct = 1.0;
-  std::string pin, simulate;
-  std::optional<uint64_t> seed;
+  std::string pin;
+  measurement_flags measure;  // --rounds (default 10), --margin, --param, --simulate, --seed, --jobs
   std::string command_line;
 };
 
@@ -112,13 +112,12 @@ int resume(const run_flags& f, const global_options& g) {
 
 int run(const run_flags& f, const global_options& g) {
   if (f.resume) return resume(f, g);
-  const std::optional<search::scenario> scenario = load_simulate_flag(f.simulate);
-  const manifest m = scenario ? manifest_from_scenario(*scenario, f.simulate) : load_manifest_for(g);
+  const std::optional<search::scenario> scenario = load_simulate_flag(f.measure.simulate);
+  const manifest m = scenario ? manifest_from_scenario(*scenario, f.measure.simulate) : load_manifest_for(g);
   if (f.toggles.empty() && f.variants.empty())
     throw usage_error("nothing to compare — give --toggle ID[=LEVEL] (repeatable) or --variant SPEC");
-  if (f.rounds < 2) throw usage_error("--rounds must be at least 2 for a paired comparison");
+  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::paired);
   if (f.adaptive && f.max_rounds < 10) throw usage_error("--max-rounds must be at least 10 with --adaptive (the sequence starts at 10)");
-  if (!(f.margin_pct >= 0 && f.margin_pct < 100)) throw usage_error("--margin is a percentage in [0, 100), e.g. 1");
 
   const variant baseline = parse_variant_spec(f.baseline, m);
   std::vector<variant> candidates;
@@ -128,7 +127,7 @@ int run(const run_flags& f, const global_options& g) {
     if (c == baseline) throw usage_error(fmt::format("candidate {} is the baseline itself — pick another --baseline or toggle", c.key(m)));
 
   run_plan plan;
-  plan.params = parse_params(m, f.params);
+  plan.params = mm.params;
   for (const auto& b : f.benches) {
     if (!m.find_benchmark(b)) throw usage_error(fmt::format("--bench {}: no such benchmark in {}", b, m.path.string()));
     plan.benchmarks.push_back(b);
@@ -136,13 +135,13 @@ int run(const run_flags& f, const global_options& g) {
   if (plan.benchmarks.empty())
     for (const auto& b : m.benchmarks) plan.benchmarks.push_back(b.name);
   plan.adaptive = f.adaptive;
-  plan.rounds = f.adaptive ? f.max_rounds : f.rounds;
+  plan.rounds = f.adaptive ? f.max_rounds : mm.rounds;
   plan.warmups = f.warmups >= 0 ? f.warmups : m.find_benchmark(plan.benchmarks.front())->warmups;
-  plan.seed = f.seed ? *f.seed : std::random_device{}();
-  plan.margin = f.margin_pct / 100.0;
+  plan.seed = mm.seed;
+  plan.margin = mm.margin;
   plan.pin = f.pin;
   plan.monitor_metrics = f.metrics;
-  if (scenario) plan.simulate = std::filesystem::absolute(f.simulate).string();
+  plan.simulate = mm.simulate;
   if (!f.pin.empty() && exec::parse_cpu_list(f.pin).cpus.empty())
     throw usage_error(fmt::format("--pin {}: {} — e.g. --pin 1 or --pin 0,2-3", f.pin, exec::parse_cpu_list(f.pin).error));
 
@@ -157,7 +156,7 @@ int run(const run_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, &m));
   const std::int64_t machine_id = current_machine(store);
   builder_options bo;
-  bo.jobs = f.jobs;
+  bo.jobs = mm.jobs;
   bo.verbose = g.verbose > 0;
   bo.targets = targets_for(m, plan.benchmarks);  // only the programs this run measures
   builder b(m, bo);
@@ -194,8 +193,13 @@ int run(const run_flags& f, const global_options& g) {
     plan.arms.push_back(std::move(arm));
   }
   if (plan.arms.size() < 2) {
-    if (g.json) std::cout << nlohmann::json({{"experiment", nullptr}, {"baseline", plan.arms[0].key}, {"verdicts", nlohmann::json::array()}, {"notes", notes}}).dump(2) << "\n";
-    else for (const auto& n : notes) fmt::print("{}\n", n);
+    if (g.json) {
+      auto j = report::to_json(report::experiment_result{"", plan.arms[0].key, {}});  // nothing measured: experiment null
+      j["notes"] = notes;
+      std::cout << j.dump(2) << "\n";
+    } else {
+      for (const auto& n : notes) fmt::print("{}\n", n);
+    }
     return 0;
   }
   const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id);
@@ -219,18 +223,14 @@ static const registrar reg(20, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--variant", f->variants, "another candidate as a SPEC (A1=4+B1, all); repeatable");
   cmd->add_option("--baseline", f->baseline, "the baseline SPEC (default: base)");
   cmd->add_option("--bench", f->benches, "only this benchmark (repeatable; default: all)");
-  cmd->add_option("--rounds,-n", f->rounds, "interleaved rounds (default 10)");
   cmd->add_flag("--adaptive", f->adaptive, "stop as soon as every verdict is decisive (always-valid sequence)");
   cmd->add_option("--max-rounds", f->max_rounds, "cap on rounds with --adaptive (default 50)");
   cmd->add_option("--metric", f->metrics, "with --adaptive: the metrics that must be decisive (default: each total)");
   cmd->add_option("--warmups", f->warmups, "warm-up invocations per arm and benchmark (default: the manifest's, 1)");
-  cmd->add_option("--margin", f->margin_pct, "practical margin in percent for SAME (default 1)");
-  cmd->add_option("--param", f->params, "override a manifest parameter, K=V (repeatable)");
   cmd->add_option("--pin", f->pin, "CPU list the benchmarks run on, e.g. 1 or 0,2-3");
-  cmd->add_option("--seed", f->seed, "seed of the round order (default: random, recorded)");
-  cmd->add_option("--jobs,-j", f->jobs, "parallel build jobs (default: the build tool's)");
   cmd->add_flag("--fail-on-regression", f->fail_on_regression, "exit 1 when a metric is SLOWER");
-  cmd->add_option("--simulate", f->simulate, "draw samples from a scenario file instead of building and running (DESIGN §12)");
+  add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)",
+                                            .margin_help = "practical margin in percent for SAME (default 1)"});
   cmd->add_option("--resume", f->resume_id, "continue an incomplete experiment (default: the latest)")->expected(0, 1);
   cmd->callback([f, cmd, &g, &act] {
     f->resume = cmd->count("--resume") > 0;

@@ -66,9 +66,7 @@ bool is_auxiliary_metric(const std::string& metric) {
   return aux.count(dot == std::string::npos ? metric : metric.substr(dot + 1)) > 0;
 }
 
-stats::better metric_direction(const std::string& metric) {
-  return metric.ends_with("_per_s") ? stats::better::higher : stats::better::lower;
-}
+stats::better metric_direction(const std::string& metric) { return stats::better_for(metric); }
 
 bool analysis_result::any_invalid() const {
   return std::any_of(arms.begin(), arms.end(), [](const arm_health& a) { return !a.invalid_reason.empty(); });
@@ -144,13 +142,18 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
     }
   }
 
+  judge(result, plan, options);
+  return result;
+}
+
+void judge(analysis_result& result, const run_plan& plan, const analysis_options& options) {
   std::vector<double> p;
   for (const auto& r : result.rows) p.push_back(r.primary.p_value);
   const auto adjusted = stats::holm_adjust(p);
   for (size_t i = 0; i < result.rows.size(); ++i) {
     auto& r = result.rows[i];
     r.p_adjusted = adjusted[i];
-    const auto& health = result.arms[r.arm];
+    const auto& health = result.arms.at(r.arm);
     if (!health.invalid_reason.empty()) {
       r.verdict = stats::verdict::invalid;
       r.note = health.invalid_reason;
@@ -174,7 +177,6 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
                              r.robust.ratio_low(), r.robust.ratio_high(), stats::to_string(robust));
     }
   }
-  return result;
 }
 
 reference_result compare_to_reference(const manifest& m, const run_plan& plan, const std::vector<sample_row>& samples,

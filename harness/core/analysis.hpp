@@ -61,6 +61,12 @@ stats::better metric_direction(const std::string& metric);
 
 analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& samples, const analysis_options& options = {});
 
+// The verdicts of rows whose estimates are in (`primary`, `robust`, `n`): Holm across every row,
+// a direction claimed only when it survives it, INVALID for an arm whose health says so, and the
+// notes. `analyze` ends with it; `compare A B` calls it on its unpaired (Welch) rows, so both judge
+// regressions by the same rule.
+void judge(analysis_result& result, const run_plan& plan, const analysis_options& options = {});
+
 // Against the manifest's reference figures (DESIGN §3): comparable only when the run's params
 // equal the reference's; otherwise `comparable` is false and `why` says what differs.
 struct reference_row {

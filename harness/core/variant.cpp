@@ -24,20 +24,17 @@ void set_level(variant& v, const std::string& item, const manifest& m, const std
 
 }  // namespace
 
-std::string variant_key(const std::map<std::string, std::string>& levels, const std::vector<toggle_spec>& toggles) {
-  std::string key;
-  for (const auto& [id, level] : levels) {  // std::map: sorted by id
-    const toggle_spec* spec = nullptr;
-    for (const auto& t : toggles)
-      if (t.id == id) spec = &t;
-    if (spec && level == spec->off()) continue;
-    if (!key.empty()) key += '+';
-    key += (spec && spec->two_level()) ? id : id + "=" + level;
-  }
-  return key.empty() ? "base" : key;
+std::vector<search::toggle_spec> search_toggles(const manifest& m) {
+  std::vector<search::toggle_spec> out;
+  for (const auto& t : m.toggles) out.push_back({t.id, t.levels, t.on});
+  return out;
 }
 
-std::string variant::key(const manifest& m) const { return variant_key(levels, m.toggles); }
+std::string variant_key(const std::map<std::string, std::string>& levels, const manifest& m) {
+  return search::variant_key(search_toggles(m), levels);
+}
+
+std::string variant::key(const manifest& m) const { return variant_key(levels, m); }
 
 std::string variant::folder_name(const manifest& m) const {
   std::string name = key(m);

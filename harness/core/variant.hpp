@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/core/manifest.hpp"
+#include "harness/search/toggle_spec.hpp"
 
 namespace abtest {
 
@@ -34,8 +35,11 @@ variant variant_from_flags(const std::vector<std::string>& toggles, const manife
 // (a bare id means its `on` level). Errors name the bad part and the known toggles (exit 2).
 variant parse_variant_spec(const std::string& spec, const manifest& m);
 
-// Variant key of an arbitrary level map under a list of toggle specs; shared with the simulator,
-// whose toggles have no manifest of their own.
-std::string variant_key(const std::map<std::string, std::string>& levels, const std::vector<toggle_spec>& toggles);
+// The manifest's toggles as the search sees them (id, levels, on).
+std::vector<search::toggle_spec> search_toggles(const manifest& m);
+
+// Variant key of an arbitrary level map (off levels allowed). There is one key function,
+// search::variant_key; this and variant::key spell the manifest's toggles for it.
+std::string variant_key(const std::map<std::string, std::string>& levels, const manifest& m);
 
 }  // namespace abtest

@@ -15,6 +15,7 @@
 #include "db/transaction.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/experiment/report.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -239,35 +240,7 @@ analysis_result analyze_and_store(db::results_store& store, const std::string& i
                                   const std::vector<sample_row>& samples) {
   auto a = analyze(plan, samples);
   std::vector<db::verdict_record> rows;
-  for (const auto& r : a.rows) {
-    db::verdict_record v;
-    v.experiment_id = id;
-    v.variant = r.variant;
-    v.baseline = r.baseline;
-    v.metric = r.metric;
-    v.n = r.n;
-    v.baseline_median = r.baseline_median;
-    v.candidate_median = r.candidate_median;
-    if (r.primary.has_ci) {
-      v.ratio = r.primary.ratio();
-      v.ci_low = r.primary.ratio_low();
-      v.ci_high = r.primary.ratio_high();
-    } else if (r.n > 0) {
-      v.ratio = r.primary.ratio();
-    }
-    if (r.robust.has_ci) {
-      v.hl_ratio = r.robust.ratio();
-      v.hl_low = r.robust.ratio_low();
-      v.hl_high = r.robust.ratio_high();
-    }
-    v.p_value = r.primary.p_value;
-    v.p_adjusted = r.p_adjusted;
-    v.verdict = db::parse<db::verdict_kind>(stats::to_string(r.verdict));
-    v.immaterial = r.immaterial;
-    if (!r.note.empty()) v.note = r.note;
-    v.created_at = std::chrono::system_clock::now();
-    rows.push_back(std::move(v));
-  }
+  for (const auto& r : a.rows) rows.push_back(to_record(r, id));
   store.replace_verdicts(id, rows);
   return a;
 }

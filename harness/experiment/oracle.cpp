@@ -48,12 +48,6 @@ std::string choose_metric(const manifest& m, const std::string& flag, const sear
   throw usage_error("which metric? there is no proof.total_s and more than one benchmark — pass --metric <bench>.<metric>");
 }
 
-std::vector<search::toggle_spec> search_toggles(const manifest& m) {
-  std::vector<search::toggle_spec> out;
-  for (const auto& t : m.toggles) out.push_back({t.id, t.levels, t.on});
-  return out;
-}
-
 variant_arms::variant_arms(const manifest& m, db::results_store& store, const global_options& g,
                            builder_options options, bool simulated)
     : m_(m), store_(store), g_(g), builder_(m, std::move(options)), simulated_(simulated) {}
@@ -216,7 +210,7 @@ search::comparison experiment_oracle::compare(const search::levels& from, const 
   const auto b = provider_(to);
   if (a && b) return compare_arms(*a, *b, request);
   search::comparison c;  // INCONCLUSIVE without a CI: the search skips it
-  oracle_step step{variant_key(from, m_.toggles), variant_key(to, m_.toggles), c, "", ""};
+  oracle_step step{variant_key(from, m_), variant_key(to, m_), c, "", ""};
   step.note = fmt::format("skipped: {} does not build", !a ? step.from : step.to);
   record_step(std::move(step));
   return c;
@@ -229,7 +223,7 @@ search::matrix_result experiment_oracle::run_matrix(const std::vector<search::le
   std::vector<std::size_t> index;  // arm → config
   nlohmann::json keys = nlohmann::json::array();
   for (std::size_t c = 0; c < configs.size(); ++c) {
-    keys.push_back(variant_key(configs[c], m_.toggles));
+    keys.push_back(variant_key(configs[c], m_));
     if (auto arm = provider_(configs[c])) {
       arms.push_back(std::move(*arm));
       index.push_back(c);

@@ -104,9 +104,6 @@ std::string benchmark_of(const std::string& metric);
 // asking for --metric (DESIGN §9).
 std::string choose_metric(const manifest& m, const std::string& flag, const search::scenario* s);
 
-// The search's toggles as the manifest declares them.
-std::vector<search::toggle_spec> search_toggles(const manifest& m);
-
 // The arm provider of variant searches: builds each variant once (recorded), or, with a scenario,
 // stands the variant in without building. Failed builds are remembered as nullopt.
 class variant_arms {

@@ -4,22 +4,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 
 #include "harness/exec/sample.hpp"
+#include "harness/report/verdict_json.hpp"
 
 namespace abtest::cli {
 namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
 }
 
 // Order within a benchmark: its total first, the phases under it, process metrics last.
@@ -30,13 +26,13 @@ int metric_rank(const std::string& metric) {
   return 1;
 }
 
-std::string verdict_text(const verdict_row& r) {
-  std::string v = upper(stats::to_string(r.verdict));
+}  // namespace
+
+std::string verdict_label(const verdict_row& r) {
+  std::string v = stats::verdict_label(r.metric, r.verdict);
   if (r.immaterial) v += " (immaterial)";
   return v;
 }
-
-}  // namespace
 
 std::string format_value(const std::string& metric, double value) {
   if (ends_with(metric, "_per_s")) return fmt::format("{:.4g}/s", value);  // a rate, not a time
@@ -87,7 +83,7 @@ std::string terminal_report(const report_input& in) {
       const std::string name = (phase ? "  " : "") + r->metric.substr(r->metric.find('.') + 1);
       const std::string ci = r->primary.has_ci ? fmt::format("[{:.3f}, {:.3f}]", r->primary.ratio_low(), r->primary.ratio_high()) : "—";
       out += fmt::format("  {:<34} {:>12} {:>12} {:>7.3f}×  {:<19} {}\n", name, format_value(r->metric, r->baseline_median),
-                         format_value(r->metric, r->candidate_median), r->primary.ratio(), ci, verdict_text(*r));
+                         format_value(r->metric, r->candidate_median), r->primary.ratio(), ci, verdict_label(*r));
       if (!r->note.empty() && r->verdict != stats::verdict::invalid) out += fmt::format("  {:<34} note: {}\n", "", r->note);
     }
   }
@@ -100,31 +96,43 @@ std::string terminal_report(const report_input& in) {
       for (const auto& r : ref.rows)
         out += fmt::format("  {:<26} {:<14} {:>12} vs {:>12}  {:.3f}× [{:.3f}, {:.3f}] {}\n", r.metric, r.variant,
                            format_value(r.metric, r.median), format_value(r.metric, r.reference), r.estimate.ratio(),
-                           r.estimate.ratio_low(), r.estimate.ratio_high(), upper(stats::to_string(r.verdict)));
+                           r.estimate.ratio_low(), r.estimate.ratio_high(), stats::verdict_label(r.metric, r.verdict));
     }
   }
   return out;
 }
 
-nlohmann::json json_report(const report_input& in) {
-  nlohmann::json verdicts = nlohmann::json::array();
-  for (const auto& r : in.analysis.rows) {
-    nlohmann::json v = {{"variant", r.variant},
-                        {"metric", r.metric},
-                        {"n", r.n},
-                        {"baseline_median", r.baseline_median},
-                        {"candidate_median", r.candidate_median},
-                        {"ratio", r.primary.ratio()},
-                        {"ci_low", r.primary.has_ci ? nlohmann::json(r.primary.ratio_low()) : nlohmann::json()},
-                        {"ci_high", r.primary.has_ci ? nlohmann::json(r.primary.ratio_high()) : nlohmann::json()},
-                        {"p_value", r.primary.p_value},
-                        {"p_adjusted", r.p_adjusted},
-                        {"verdict", stats::to_string(r.verdict)},
-                        {"immaterial", r.immaterial}};
-    if (r.robust.has_ci) v["hodges_lehmann"] = {{"ratio", r.robust.ratio()}, {"ci_low", r.robust.ratio_low()}, {"ci_high", r.robust.ratio_high()}};
-    if (!r.note.empty()) v["note"] = r.note;
-    verdicts.push_back(std::move(v));
+db::verdict_record to_record(const verdict_row& r, const std::string& experiment_id) {
+  db::verdict_record v;
+  v.experiment_id = experiment_id;
+  v.variant = r.variant;
+  v.baseline = r.baseline;
+  v.metric = r.metric;
+  v.n = r.n;
+  v.baseline_median = r.baseline_median;
+  v.candidate_median = r.candidate_median;
+  if (r.n > 0) v.ratio = r.primary.ratio();
+  if (r.primary.has_ci) {
+    v.ci_low = r.primary.ratio_low();
+    v.ci_high = r.primary.ratio_high();
   }
+  if (r.robust.has_ci) {
+    v.hl_ratio = r.robust.ratio();
+    v.hl_low = r.robust.ratio_low();
+    v.hl_high = r.robust.ratio_high();
+  }
+  v.p_value = r.primary.p_value;
+  v.p_adjusted = r.p_adjusted;
+  v.verdict = db::parse<db::verdict_kind>(stats::to_string(r.verdict));
+  v.immaterial = r.immaterial;
+  if (!r.note.empty()) v.note = r.note;
+  v.created_at = std::chrono::system_clock::now();
+  return v;
+}
+
+nlohmann::json json_report(const report_input& in) {
+  report::experiment_result result{in.experiment_id, in.plan.arms.empty() ? "" : in.plan.arms[0].key, {}};
+  for (const auto& r : in.analysis.rows) result.verdicts.push_back(to_record(r, in.experiment_id));
   nlohmann::json arms = nlohmann::json::array();
   for (size_t a = 0; a < in.plan.arms.size(); ++a) {
     const auto& h = in.analysis.arms[a];
@@ -133,10 +141,12 @@ nlohmann::json json_report(const report_input& in) {
     if (!h.first_error.empty()) j["first_error"] = h.first_error;
     arms.push_back(std::move(j));
   }
-  nlohmann::json out = {{"experiment", in.experiment_id}, {"baseline", in.plan.arms.empty() ? "" : in.plan.arms[0].key},
-                        {"rounds", in.rounds_done},       {"stopped_early", in.stopped_early},
-                        {"interrupted", in.interrupted},  {"seed", in.plan.seed},
-                        {"arms", arms},                   {"verdicts", verdicts}};
+  nlohmann::json out = report::to_json(result);
+  out["rounds"] = in.rounds_done;
+  out["stopped_early"] = in.stopped_early;
+  out["interrupted"] = in.interrupted;
+  out["seed"] = in.plan.seed;
+  out["arms"] = arms;
   if (in.reference && in.reference->present) {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& r : in.reference->rows)

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "db/records.hpp"
 #include "harness/core/analysis.hpp"
 #include "harness/core/plan.hpp"
 
@@ -21,7 +22,16 @@ struct report_input {
 };
 
 std::string terminal_report(const report_input& in);
+// The contract's {"experiment", "baseline", "verdicts"} (report::to_json) with the run's own keys:
+// rounds, stopped_early, interrupted, seed, arms, reference.
 nlohmann::json json_report(const report_input& in);
+
+// An analysed row as the results store keeps it — and as every --json output prints it: a ratio
+// only where there were rounds, a CI only where there is one.
+db::verdict_record to_record(const verdict_row& r, const std::string& experiment_id);
+
+// "SLOWER", "FASTER (immaterial)", "HIGHER (worse)" for a size or count (stats::verdict_label).
+std::string verdict_label(const verdict_row& r);
 
 // "1.23 s", "456 ms", "12.0 MiB", "1.2e+09".
 std::string format_value(const std::string& metric, double value);

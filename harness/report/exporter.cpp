@@ -8,6 +8,7 @@
 #include "harness/report/html_exporter.hpp"
 #include "harness/report/json_exporter.hpp"
 #include "harness/report/markdown_exporter.hpp"
+#include "harness/stats/verdict.hpp"
 
 namespace abtest::report {
 
@@ -30,5 +31,15 @@ std::unique_ptr<exporter> make_exporter(format f) {
 std::string format_number(const std::optional<double>& v) { return v ? fmt::format("{:.4g}", *v) : "—"; }
 
 std::string format_change(double ratio) { return fmt::format("{:+.2f}%", 100 * (ratio - 1)); }
+
+std::string verdict_label(const db::verdict_record& v) {
+  const auto kind = stats::parse_verdict(db::to_string(v.verdict));
+  const std::string label = kind ? stats::verdict_label(v.metric, *kind) : std::string(db::to_string(v.verdict));
+  return label + (v.immaterial ? " (immaterial)" : "");
+}
+
+std::string format_ci(const db::verdict_record& v) {
+  return v.ci_low && v.ci_high ? fmt::format("[{}, {}]", format_change(*v.ci_low), format_change(*v.ci_high)) : "—";
+}
 
 }  // namespace abtest::report

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -139,8 +140,21 @@ std::string html_exporter::render(const report_data& r) const {
     std::vector<std::vector<std::string>> rows;
     for (const auto& v : r.verdicts)
       rows.push_back({v.variant, v.metric, std::to_string(v.n), format_number(v.baseline_median), format_number(v.candidate_median),
-                      v.ratio ? format_change(*v.ratio) : "—", format_number(v.p_adjusted), v.verdict + (v.immaterial ? " (immaterial)" : "")});
-    s += "<h2>Verdicts</h2>\n" + table({"variant", "metric", "n", "baseline", "candidate", "change", "p (Holm)", "verdict"}, rows);
+                      v.ratio ? format_change(*v.ratio) : "—", format_ci(v), format_number(v.p_adjusted), verdict_label(v)});
+    s += "<h2>Verdicts</h2>\n" +
+         table({"variant", "metric", "n", "baseline", "candidate", "change", "95% CI", "p (Holm)", "verdict"}, rows);
+  }
+  // A bisection's terms as culprits and offsets (DESIGN §9).
+  for (const auto& [role, heading] : {std::pair{"culprit", "Culprits (pushing the way of the verdict)"},
+                                      std::pair{"offset", "Offsets (pulling the other way)"}}) {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& e : r.effects)
+      if (e.role == role)
+        rows.push_back({e.metric, e.term, format_change(std::exp(e.estimate)),
+                        e.ci_low && e.ci_high ? fmt::format("[{}, {}]", format_change(std::exp(*e.ci_low)),
+                                                            format_change(std::exp(*e.ci_high)))
+                                              : "—"});
+    if (!rows.empty()) s += "<h2>" + std::string(heading) + "</h2>\n" + table({"metric", "term", "change", "95% CI"}, rows);
   }
   if (!r.distributions.empty())
     s += figure("Distribution per variant: " + r.headline_metric, distributions_plot(r), 1000, 420);

@@ -1,26 +1,42 @@
 // JSON report (see json_exporter.hpp).
 #include "harness/report/json_exporter.hpp"
 
+#include "harness/report/verdict_json.hpp"
+
 namespace abtest::report {
 namespace {
 
 nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
+// "A1=4*B1" → ["A1=4", "B1"].
+std::vector<std::string> split_term(const std::string& term) {
+  std::vector<std::string> out;
+  for (std::size_t start = 0;;) {
+    const std::size_t star = term.find('*', start);
+    out.push_back(term.substr(start, star == std::string::npos ? std::string::npos : star - start));
+    if (star == std::string::npos) return out;
+    start = star + 1;
+  }
+}
+
 }  // namespace
 
 nlohmann::json json_exporter::to_json(const report_data& r) {
-  nlohmann::json j{{"title", r.title}, {"experiment", r.experiment}, {"kind", r.kind}, {"status", r.status},
-                   {"started_at", r.started_at}, {"headline_metric", r.headline_metric}};
-  j["verdicts"] = nlohmann::json::array();
-  for (const auto& v : r.verdicts)
-    j["verdicts"].push_back({{"variant", v.variant}, {"baseline", v.baseline}, {"metric", v.metric}, {"n", v.n},
-                             {"baseline_median", opt(v.baseline_median)}, {"candidate_median", opt(v.candidate_median)},
-                             {"ratio", opt(v.ratio)}, {"ci_low", opt(v.ci_low)}, {"ci_high", opt(v.ci_high)},
-                             {"p_adjusted", opt(v.p_adjusted)}, {"verdict", v.verdict}, {"immaterial", v.immaterial}});
+  // The contract's experiment / baseline / verdicts (DESIGN §9), then the report's own keys.
+  nlohmann::json j = report::to_json(experiment_result{r.experiment, r.baseline, r.verdicts});
+  j.update({{"title", r.title}, {"kind", r.kind}, {"status", r.status}, {"started_at", r.started_at},
+            {"headline_metric", r.headline_metric}});
   j["effects"] = nlohmann::json::array();
-  for (const auto& e : r.effects)
+  for (const auto& e : r.effects) {
     j["effects"].push_back({{"metric", e.metric}, {"term", e.term}, {"effect", e.estimate}, {"ci_low", opt(e.ci_low)},
                             {"ci_high", opt(e.ci_high)}, {"p_adjusted", opt(e.p_adjusted)}});
+    if (e.role.empty()) continue;
+    // A bisection's terms also in the shape of `bisect --json` (DESIGN §9): culprits and offsets.
+    j["effects"].back()["role"] = e.role;
+    const std::string list = e.role == "culprit" ? "culprits" : "offsets";
+    if (!j.contains(list)) j[list] = nlohmann::json::array();
+    j[list].push_back({{"toggles", split_term(e.term)}, {"effect", e.estimate}, {"ci_low", opt(e.ci_low)}, {"ci_high", opt(e.ci_high)}});
+  }
   j["distributions"] = nlohmann::json::array();
   for (const auto& d : r.distributions) j["distributions"].push_back({{"variant", d.variant}, {"values", d.values}});
   j["phases"] = nlohmann::json::array();

@@ -4,25 +4,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 namespace abtest::report {
-namespace {
-
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return s;
-}
-
-}  // namespace
-
 std::string markdown_exporter::render(const report_data& r) const {
   std::string out = fmt::format("# abtest report — {}\n\n", r.title);
   if (!r.experiment.empty())
     out += fmt::format("Experiment `{}` ({}, {}), started {}.\n\n", r.experiment, r.kind, r.status, r.started_at);
   const auto regressions = std::count_if(r.verdicts.begin(), r.verdicts.end(),
-                                         [](const verdict_row& v) { return v.verdict == "slower" && !v.immaterial; });
+                                         [](const db::verdict_record& v) { return v.verdict == db::verdict_kind::slower && !v.immaterial; });
   const auto open = std::count_if(r.changepoints.begin(), r.changepoints.end(),
                                   [](const changepoint_row& c) { return c.state == "new" && c.magnitude > 0; });
   out += fmt::format("**{} regression{}**, {} new slower change point{}.\n\n", regressions, regressions == 1 ? "" : "s", open,
@@ -31,21 +21,24 @@ std::string markdown_exporter::render(const report_data& r) const {
     out += "## Verdicts\n\n| variant | metric | n | baseline | candidate | change | 95% CI | p (Holm) | verdict |\n"
            "|---|---|---:|---:|---:|---:|---|---:|---|\n";
     for (const auto& v : r.verdicts)
-      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {}{} |\n", v.variant, v.metric, v.n,
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", v.variant, v.metric, v.n,
                          format_number(v.baseline_median), format_number(v.candidate_median),
-                         v.ratio ? format_change(*v.ratio) : "—",
-                         v.ci_low && v.ci_high ? fmt::format("[{}, {}]", format_change(*v.ci_low), format_change(*v.ci_high)) : "—",
-                         format_number(v.p_adjusted), upper(v.verdict), v.immaterial ? " (immaterial)" : "");
+                         v.ratio ? format_change(*v.ratio) : "—", format_ci(v), format_number(v.p_adjusted), verdict_label(v));
     out += "\n";
   }
-  if (!r.effects.empty()) {
-    out += "## Effects (ln ratio)\n\n| metric | term | effect | 95% CI | p (Holm) |\n|---|---|---:|---|---:|\n";
+  // A bisection's terms as culprits and offsets (DESIGN §9); other experiments' effects in one table.
+  const auto effects_table = [&](const std::string& heading, const std::string& role) {
+    std::string rows;
     for (const auto& e : r.effects)
-      out += fmt::format("| {} | {} | {:+.4f} | {} | {} |\n", e.metric, e.term, e.estimate,
-                         e.ci_low && e.ci_high ? fmt::format("[{:+.4f}, {:+.4f}]", *e.ci_low, *e.ci_high) : "—",
-                         format_number(e.p_adjusted));
-    out += "\n";
-  }
+      if (e.role == role)
+        rows += fmt::format("| {} | {} | {:+.4f} | {} | {} |\n", e.metric, e.term, e.estimate,
+                            e.ci_low && e.ci_high ? fmt::format("[{:+.4f}, {:+.4f}]", *e.ci_low, *e.ci_high) : "—",
+                            format_number(e.p_adjusted));
+    if (!rows.empty()) out += "## " + heading + "\n\n| metric | term | effect | 95% CI | p (Holm) |\n|---|---|---:|---|---:|\n" + rows + "\n";
+  };
+  effects_table("Effects (ln ratio)", "");
+  effects_table("Culprits (ln ratio, pushing the way of the verdict)", "culprit");
+  effects_table("Offsets (ln ratio, pulling the other way)", "offset");
   if (!r.phases.empty()) {
     std::set<std::string> names;
     for (const auto& p : r.phases)

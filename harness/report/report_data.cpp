@@ -2,10 +2,12 @@
 #include "harness/report/report_data.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <stdexcept>
 
 #include "db/time_text.hpp"
+#include "harness/stats/verdict.hpp"
 
 namespace abtest::report {
 namespace {
@@ -28,6 +30,28 @@ bool is_phase(const std::string& m) {
          m != "proof.sys_s";
 }
 
+bool is_regression(const db::verdict_record& v) { return v.verdict == db::verdict_kind::slower && !v.immaterial; }
+
+// Regressions first, then the largest effects; rows without a ratio last.
+void sort_for_reading(std::vector<db::verdict_record>& rows) {
+  const auto size = [](const db::verdict_record& v) { return v.ratio && *v.ratio > 0 ? std::fabs(std::log(*v.ratio)) : -1.0; };
+  std::stable_sort(rows.begin(), rows.end(), [&](const db::verdict_record& a, const db::verdict_record& b) {
+    if (is_regression(a) != is_regression(b)) return is_regression(a);
+    return size(a) > size(b);
+  });
+}
+
+// DESIGN §9: a bisection's term is a culprit when it pushes the way of the bisection's overall
+// verdict (stored as its verdict row for the searched metric), an offset when it pulls the other way.
+void assign_roles(std::vector<effect_row>& effects, const std::vector<db::verdict_record>& verdicts) {
+  for (auto& x : effects) {
+    const auto v = std::find_if(verdicts.begin(), verdicts.end(), [&](const auto& v) { return v.metric == x.metric; });
+    if (v == verdicts.end()) continue;
+    const auto kind = stats::parse_verdict(db::to_string(v->verdict)).value_or(stats::verdict::inconclusive);
+    x.role = x.estimate * stats::log_direction(kind, stats::better_for(x.metric)) > 0 ? "culprit" : "offset";
+  }
+}
+
 }  // namespace
 
 report_data load_experiment(db::results_store& store, const std::string& id) {
@@ -39,10 +63,11 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
   r.kind = std::string(db::to_string(e->kind));
   r.started_at = db::format_utc(e->started_at);
   r.status = std::string(db::to_string(e->status));
-  for (const auto& v : store.list_verdicts(id))
-    r.verdicts.push_back({v.variant, v.baseline, v.metric, std::string(db::to_string(v.verdict)), v.n, v.baseline_median,
-                          v.candidate_median, v.ratio, v.ci_low, v.ci_high, v.p_adjusted, v.immaterial});
-  for (const auto& x : store.list_effects(id)) r.effects.push_back({x.metric, x.term, x.estimate, x.ci_low, x.ci_high, x.p_adjusted});
+  if (!e->arms.empty()) r.baseline = e->arms.front().variant;
+  r.verdicts = store.list_verdicts(id);
+  sort_for_reading(r.verdicts);
+  for (const auto& x : store.list_effects(id)) r.effects.push_back({x.metric, x.term, x.estimate, x.ci_low, x.ci_high, x.p_adjusted, ""});
+  if (e->kind == db::experiment_kind::bisect) assign_roles(r.effects, r.verdicts);
   // per arm: metric → values of the measured, successful samples
   std::map<int, std::map<std::string, std::vector<double>>> by_arm;
   std::set<std::string> metrics;
@@ -94,6 +119,7 @@ report_data load_nightly(db::results_store& store) {
     for (const auto& p : more.phases)
       if (phased.insert(p.variant).second) r.phases.push_back(p);
   }
+  sort_for_reading(r.verdicts);
   r.changepoints.clear();
   for (const auto& c : store.list_changepoints())
     r.changepoints.push_back({c.id, c.variant, c.metric, c.at_experiment.value_or(""), db::format_utc(c.at_time),

@@ -10,17 +10,13 @@
 
 namespace abtest::report {
 
-struct verdict_row {
-  std::string variant, baseline, metric, verdict;
-  std::int64_t n = 0;
-  std::optional<double> baseline_median, candidate_median, ratio, ci_low, ci_high, p_adjusted;
-  bool immaterial = false;
-};
-
 struct effect_row {
   std::string metric, term;
   double estimate = 0;  // ln ratio attributed to the term
   std::optional<double> ci_low, ci_high, p_adjusted;
+  // A bisection's term (DESIGN §9): "culprit" when it pushes the way of the bisection's verdict,
+  // "offset" when it pulls the other way; "" for other experiments' effects.
+  std::string role;
 };
 
 struct distribution {  // the measured, successful samples of one arm for the headline metric
@@ -49,8 +45,11 @@ struct report_data {
   std::string title;
   std::string experiment;  // the experiment shown in the tables ("" when there is none)
   std::string kind, started_at, status;
+  std::string baseline;  // the variant key of the experiment's baseline arm (arm 0)
   std::string headline_metric;  // the metric of the distributions plot
-  std::vector<verdict_row> verdicts;
+  // As stored, printed in JSON by to_json (verdict_json.hpp); ordered for reading: material
+  // regressions first, then by the size of the effect |ln ratio|, largest first.
+  std::vector<db::verdict_record> verdicts;
   std::vector<effect_row> effects;
   std::vector<distribution> distributions;
   std::vector<phase_row> phases;
@@ -58,7 +57,8 @@ struct report_data {
   std::vector<trend> trends;
 };
 
-// One experiment: its verdicts, effects, per-arm distributions of the headline metric
+// One experiment: its verdicts, effects (a bisection's as culprits and offsets, by the way its stored
+// overall verdict points), per-arm distributions of the headline metric
 // (proof.total_s when present, else the first *.total_s, else the first metric) and phase medians
 // (the metrics `proof.<phase>_s` other than total_s), plus the change points of its variants.
 report_data load_experiment(db::results_store& store, const std::string& experiment_id);

@@ -11,10 +11,12 @@ namespace abtest::search {
 
 namespace {
 
-std::vector<std::string> names(const std::vector<factor>& factors, const std::vector<int>& members) {
+// The factors are in toggle-id order, so sorting the members by index spells a term's toggles in the
+// order of variant keys (A1=4 before A10), which sorting the names would not.
+std::vector<std::string> names(const std::vector<factor>& factors, std::vector<int> members) {
+  std::sort(members.begin(), members.end());
   std::vector<std::string> out;
   for (int j : members) out.push_back(factors[static_cast<std::size_t>(j)].name);
-  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -45,6 +47,17 @@ levels with_members(const levels& from, const std::vector<factor>& factors, cons
 }
 
 }  // namespace
+
+attribution split_by_direction(const bisect_report& report, stats::better direction) {
+  attribution out;
+  const int way = stats::log_direction(report.overall.verdict, direction);
+  for (const culprit& c : report.culprits) {
+    if (!c.confirmed.value_or(true)) out.rejected.push_back(c);
+    else if (c.effect * way > 0.0) out.culprits.push_back(c);
+    else out.offsets.push_back(c);
+  }
+  return out;
+}
 
 bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,
                              const search_options& options) {

@@ -25,7 +25,7 @@ struct search_options {
 };
 
 struct culprit {
-  std::vector<std::string> toggles;  // factor names as in variant keys, sorted: {"A1=4"}, {"A1=4", "A2"}
+  std::vector<std::string> toggles;  // factor names as in variant keys, in key order (by id): {"A1=4"}, {"A1=4", "A10"}
   double effect = 0.0;               // ln ratio attributed to the term (0/1 coding)
   double ci_low = 0.0;
   double ci_high = 0.0;
@@ -51,6 +51,16 @@ struct bisect_report {
   // Terms the matrix could not estimate (a configuration failed in every round), as toggle ids.
   std::vector<std::vector<std::string>> not_estimable;
 };
+
+// The terms of a bisection as DESIGN §9 reports them: a culprit pushes the way of the overall
+// verdict (for a SLOWER time metric: effect > 0; without a direction, SAME or INCONCLUSIVE, the way of
+// a regression — stats::log_direction); a term that pulls the other way is an offset, so a speed-up
+// is never called the culprit of a slowdown. Terms the confirmation A/Bs did not support are
+// `rejected`, whichever way they point.
+struct attribution {
+  std::vector<culprit> culprits, offsets, rejected;
+};
+attribution split_by_direction(const bisect_report& report, stats::better direction);
 
 // Compares `to` with `from`, then attributes the difference to toggles: k ≤ factorial_limit → a
 // factorial matrix (main effects and pairs screened with Holm in ±1 coding, the active terms — with

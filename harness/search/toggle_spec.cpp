@@ -19,6 +19,13 @@ void check_level(const toggle_spec& t, const std::string& level) {
     throw std::invalid_argument("error: toggle " + t.id + " has no level '" + level + "' — use one of its levels");
   }
 }
+
+std::vector<const toggle_spec*> sorted_by_id(const std::vector<toggle_spec>& toggles) {
+  std::vector<const toggle_spec*> sorted;
+  for (const toggle_spec& t : toggles) sorted.push_back(&t);
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->id < b->id; });
+  return sorted;
+}
 }  // namespace
 
 std::string toggle_spec::term(const std::string& level) const {
@@ -34,16 +41,16 @@ std::string level_of(const toggle_spec& toggle, const levels& variant) {
 
 std::string variant_key(const std::vector<toggle_spec>& toggles, const levels& variant) {
   for (const auto& [id, level] : variant) check_level(find_toggle(toggles, id), level);
-  std::vector<std::string> parts;
-  for (const toggle_spec& t : toggles) {
-    const std::string level = level_of(t, variant);
-    if (level != t.off_level()) parts.push_back(t.term(level));
+  // Sorted by toggle id, not by the spelled term: with A1 (multi-level) and A10 the key is
+  // "A1=4+A10" ('=' sorts after '0', so sorting the terms would give "A10+A1=4").
+  std::string key;
+  for (const toggle_spec* t : sorted_by_id(toggles)) {
+    const std::string level = level_of(*t, variant);
+    if (level == t->off_level()) continue;
+    if (!key.empty()) key += '+';
+    key += t->term(level);
   }
-  std::sort(parts.begin(), parts.end());
-  if (parts.empty()) return "base";
-  std::string key = parts.front();
-  for (std::size_t i = 1; i < parts.size(); ++i) key += "+" + parts[i];
-  return key;
+  return key.empty() ? "base" : key;
 }
 
 std::vector<factor> differing_factors(const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,
@@ -51,11 +58,8 @@ std::vector<factor> differing_factors(const std::vector<toggle_spec>& toggles, c
   for (const levels* v : {&from, &to}) {
     for (const auto& [id, level] : *v) check_level(find_toggle(toggles, id), level);
   }
-  std::vector<const toggle_spec*> sorted;
-  for (const toggle_spec& t : toggles) sorted.push_back(&t);
-  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->id < b->id; });
   std::vector<factor> out;
-  for (const toggle_spec* t : sorted) {
+  for (const toggle_spec* t : sorted_by_id(toggles)) {
     if (std::find(exclude.begin(), exclude.end(), t->id) != exclude.end()) continue;
     const std::string low = level_of(*t, from);
     const std::string high = level_of(*t, to);

@@ -31,6 +31,27 @@ std::optional<verdict> parse_verdict(std::string_view text) {
   return std::nullopt;
 }
 
+better better_for(std::string_view metric) { return metric.ends_with("_per_s") ? better::higher : better::lower; }
+
+int log_direction(verdict v, better direction) {
+  const int worse = direction == better::lower ? +1 : -1;
+  if (v == verdict::slower) return worse;
+  if (v == verdict::faster) return -worse;
+  return worse;
+}
+
+std::string verdict_label(std::string_view metric, verdict v) {
+  const bool speed = metric.ends_with("_s");  // times and rates (`_per_s`)
+  switch (v) {
+    case verdict::slower: return speed ? "SLOWER" : "HIGHER (worse)";
+    case verdict::faster: return speed ? "FASTER" : "LOWER (better)";
+    case verdict::same: return "SAME";
+    case verdict::inconclusive: return "INCONCLUSIVE";
+    case verdict::invalid: return "INVALID";
+  }
+  return "INVALID";
+}
+
 verdict_result decide(const log_estimate& e, double margin, better direction) {
   verdict_result out;
   if (!e.has_ci) return out;

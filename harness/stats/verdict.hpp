@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "harness/stats/estimate.hpp"
@@ -32,5 +33,21 @@ struct verdict_result {
 // better higher, and for them the rule is mirrored — a rate whose CI lies above 1 is FASTER.
 enum class better { lower, higher };
 verdict_result decide(const log_estimate& e, double margin = default_margin, better direction = better::lower);
+
+// Which way a metric is better, by its unit suffix (DESIGN §4): rates (`_per_s`, e.g.
+// synth.synthesis_constraints_per_s) higher; times, sizes and counts lower.
+better better_for(std::string_view metric);
+
+// The way a verdict points on the log scale: +1 when the candidate's value is higher than the
+// baseline's (SLOWER of a time, FASTER of a rate), −1 when lower. SAME, INCONCLUSIVE and INVALID
+// point nowhere; for them this is the way of a regression (+1 when better is lower, −1 for a rate),
+// the way a bisection looks. A term of a bisection is a culprit when its effect has this sign.
+int log_direction(verdict v, better direction);
+
+// How a verdict reads for a metric, by its unit suffix (DESIGN §4): a time (`_s`) or a rate
+// (`_per_s`) is SLOWER / FASTER; any other metric — a size (`maxrss_mib`), a count — is better lower
+// and reads HIGHER (worse) / LOWER (better), as it has no speed. SAME, INCONCLUSIVE and INVALID read
+// as they are. The --json `verdict` keeps the contract's spelling (to_string) for every metric.
+std::string verdict_label(std::string_view metric, verdict v);
 
 }  // namespace abtest::stats

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 
 #include "tests/e2e/bisect_test_support.hpp"
 
@@ -50,8 +51,74 @@ TEST(bisect_simulate, incident_names_a1_and_b1_in_the_json_contract) {
   const auto rows = json_of(q);
   ASSERT_EQ(rows.size(), 1u) << q.out;
   EXPECT_GE(rows[0]["steps"].get<int>(), 2) << "the overall A/B and the matrix at least";
-  EXPECT_EQ(rows[0]["effects"].get<std::size_t>(), j["culprits"].size() + j["rejected"].size());
+  EXPECT_EQ(rows[0]["effects"].get<std::size_t>(), j["culprits"].size() + j["offsets"].size() + j["rejected"].size());
   EXPECT_EQ(rows[0]["kind"], "bisect");
+}
+
+// One key function: bisect's from/to and its stored steps spell A1=4 and A10 alike ("A1=4+A10",
+// sorted by id; sorting the spelled terms would give "A10+A1=4").
+TEST(bisect_simulate, from_to_and_the_stored_steps_share_one_key) {
+  scratch dir("bisect-keys");
+  const auto file = dir.path() / "a10.json";
+  std::ofstream(file) << R"({"toggles": [{"id": "A10"}, {"id": "A1", "levels": ["0", "1", "2", "4"], "on": "4"}], "seed": 3,
+    "metrics": {"proof.total_s": {"base": 10, "noise_cv": 0.01, "effects": {"A1=4": 0.06}}}})";
+  const auto db = (dir.path() / "r.db").string();
+  const auto r = run_abtest({"--json", "--db", db, "bisect", "--simulate", file.string(), "--seed", seed});
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["from"], "base");
+  EXPECT_EQ(j["to"], "A1=4+A10");
+  const auto q = run_abtest({"--db", db, "query", "--format", "json",
+                             "SELECT from_variant, to_variant FROM bisect_step WHERE step = 0 AND experiment_id = '" +
+                                 j["experiment"].get<std::string>() + "'"});
+  ASSERT_EQ(q.code, 0) << q.err;
+  const auto steps = json_of(q);
+  ASSERT_EQ(steps.size(), 1u) << q.out;
+  EXPECT_EQ(steps[0]["from_variant"], j["from"]);
+  EXPECT_EQ(steps[0]["to_variant"], j["to"]) << "the overall comparison is stored under the key bisect reports";
+}
+
+// DESIGN §9: culprits push the way of the verdict, offsets pull the other way. In the incident at
+// this seed the matrix also resolves D4's small gain (ratio ≈ 0.977), which once was listed as a
+// culprit of the slowdown; masking.json is the same on both ends (A2 +5%, D4 −5%), and its culprit is
+// the slowdown with the speed-up as its offset. The reports show the same split.
+TEST(bisect_simulate, a_speed_up_is_an_offset_never_a_culprit) {
+  scratch dir("bisect-offsets");
+  const auto db = (dir.path() / "r.db").string();
+  const auto r = run_abtest({"--json", "--db", db, "bisect", "--simulate", (scenarios / "incident.json").string(), "--seed", "37"});
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = json_of(r);
+  ASSERT_EQ(j["verdict"], "slower");
+  ASSERT_TRUE(j.contains("offsets")) << j.dump(2);
+  for (const auto& c : j["culprits"]) EXPECT_GT(c["effect"].get<double>(), 0.0) << "a speed-up called a culprit:\n" << j.dump(2);
+  for (const auto& c : j["offsets"]) EXPECT_LT(c["effect"].get<double>(), 0.0) << j.dump(2);
+  std::set<std::vector<std::string>> offsets;
+  for (const auto& c : j["offsets"]) offsets.insert(c["toggles"].get<std::vector<std::string>>());
+  EXPECT_TRUE(offsets.count({"D4"})) << j.dump(2);
+
+  const auto m = run_abtest({"--json", "--db", db, "bisect", "--simulate", (scenarios / "masking.json").string(), "--seed", seed});
+  ASSERT_EQ(m.code, 1) << "the masked slowdown is still a regression\n" << m.err;
+  const auto mj = json_of(m);
+  EXPECT_EQ(mj["verdict"], "same");
+  EXPECT_EQ(culprit_sets(mj), (std::set<std::vector<std::string>>{{"A2"}})) << mj.dump(2);
+  ASSERT_EQ(mj["offsets"].size(), 1u) << mj.dump(2);
+  EXPECT_EQ(mj["offsets"][0]["toggles"], nlohmann::json({"D4"}));
+
+  // report (the latest experiment: the masking bisection) splits the terms the same way.
+  const auto rep = run_abtest({"--db", db, "report", "--format", "json"});
+  ASSERT_EQ(rep.code, 0) << rep.err;
+  const auto rj = json_of(rep);
+  EXPECT_EQ(rj["experiment"], mj["experiment"]);
+  ASSERT_TRUE(rj.contains("culprits") && rj.contains("offsets")) << rj.dump(2);
+  EXPECT_EQ(rj["culprits"].size(), 1u);
+  EXPECT_EQ(rj["culprits"][0]["toggles"], nlohmann::json({"A2"}));
+  EXPECT_EQ(rj["offsets"][0]["toggles"], nlohmann::json({"D4"}));
+  const auto md = run_abtest({"--db", db, "report", "--format", "md"});
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_NE(md.out.find("## Offsets"), std::string::npos) << md.out;
+  const auto text = run_abtest({"--db", db, "bisect", "--simulate", (scenarios / "masking.json").string(), "--seed", seed});
+  EXPECT_NE(text.out.find("offset  D4"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("culprit D4"), std::string::npos) << text.out;
 }
 
 TEST(bisect_simulate, interaction_is_the_pair_alone) {
@@ -104,6 +171,30 @@ TEST(bisect_simulate, param_overrides_are_validated) {
                                (scenarios / "incident.json").string(), "--param", "preset=tiny"});
     EXPECT_EQ(r.code, 2) << command << "\n" << r.err;
     EXPECT_NE(r.err.find("--param preset=tiny: the manifest has no parameter \"preset\""), std::string::npos) << r.err;
+  }
+}
+
+// One set of measurement flags (commands/measurement.hpp): every measuring command checks --rounds
+// and --margin the same way (bisect and matrix once took --margin 150 and ran with it).
+TEST(bisect_simulate, measurement_flags_are_checked_alike) {
+  scratch dir("measure-flags");
+  const std::string file = (scenarios / "incident.json").string();
+  for (const std::vector<std::string>& command : {std::vector<std::string>{"run", "--toggle", "A1"}, {"matrix"}, {"bisect"}, {"noise-floor"}}) {
+    std::vector<std::string> args{"--db", (dir.path() / "r.db").string()};
+    args.insert(args.end(), command.begin(), command.end());
+    args.insert(args.end(), {"--simulate", file});
+    auto with = [&](std::vector<std::string> extra) {
+      auto all = args;
+      all.insert(all.end(), extra.begin(), extra.end());
+      return run_abtest(all);
+    };
+    const auto rounds = with({"--rounds", "1"});
+    EXPECT_EQ(rounds.code, 2) << command[0] << "\n" << rounds.err;
+    EXPECT_NE(rounds.err.find("--rounds must be at least 2"), std::string::npos) << command[0] << ": " << rounds.err;
+    if (command[0] == "noise-floor") continue;  // no --margin: the floor is the CI's reach
+    const auto margin = with({"--margin", "150"});
+    EXPECT_EQ(margin.code, 2) << command[0] << "\n" << margin.err;
+    EXPECT_NE(margin.err.find("--margin is a percentage in [0, 100)"), std::string::npos) << command[0] << ": " << margin.err;
   }
 }
 

@@ -27,6 +27,20 @@ TEST(variant, keys_are_sorted_by_id_and_spell_levels_only_for_multi_level_toggle
   EXPECT_EQ(parse_variant_spec("A1=4+B1", m).folder_name(m), "A1-4+B1");
 }
 
+// One key function: the key a variant is built and stored under is the key the search reports
+// (bisect's from/to, its steps), also where sorting the spelled terms would differ (A1=4 vs A10).
+TEST(variant, the_harness_and_the_search_spell_the_same_key) {
+  const auto m = parse_manifest(R"({"project": "p", "build": {"targets": ["b"]},
+    "toggles": [{"id": "A10", "option": "O_A10"}, {"id": "A1", "option": "O_A1", "levels": ["0","1","2","4"], "on": "4"}],
+    "benchmarks": [{"name": "x", "format": "json", "command": ["{bin}/b"]}]})",
+                                "/p/abtest.json");
+  const variant all = parse_variant_spec("all", m);
+  EXPECT_EQ(all.key(m), "A1=4+A10");
+  EXPECT_EQ(search::variant_key(search_toggles(m), all.levels), all.key(m));
+  EXPECT_EQ(variant_key({{"A1", "0"}, {"A10", "ON"}}, m), "A10");
+  EXPECT_EQ(parse_variant_spec(all.key(m), m), all);
+}
+
 TEST(variant, round_trip_through_the_key) {
   const auto m = sample_manifest();
   for (const std::string spec : {"A1=1", "A1=2+A2", "A1=4+A2+B1", "A2+B1"})

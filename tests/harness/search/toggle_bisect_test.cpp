@@ -112,6 +112,49 @@ TEST(toggle_bisect, an_interaction_across_halves_is_found_as_one_set) {
   EXPECT_TRUE(r.skipped.empty());
 }
 
+std::set<std::vector<std::string>> terms_of(const std::vector<culprit>& list) {
+  std::set<std::vector<std::string>> out;
+  for (const culprit& c : list) out.insert(c.toggles);
+  return out;
+}
+
+// DESIGN §9: a culprit pushes the way of the verdict; a term pulling the other way is an offset. Here
+// T04 (−3%) is a speed-up inside a slowdown: an offset, never a culprit.
+TEST(toggle_bisect, a_speed_up_inside_a_slowdown_is_an_offset) {
+  const auto toggles = named(4);
+  exact_oracle o({{{"T01"}, 0.05}, {{"T02", "T03"}, 0.04}, {{"T04"}, -0.03}});
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  ASSERT_EQ(r.overall.verdict, stats::verdict::slower);
+  const attribution a = split_by_direction(r, stats::better::lower);
+  EXPECT_EQ(terms_of(a.culprits), (std::set<std::vector<std::string>>{{"T01"}, {"T02", "T03"}}));
+  EXPECT_EQ(terms_of(a.offsets), (std::set<std::vector<std::string>>{{"T04"}}));
+  EXPECT_TRUE(a.rejected.empty());
+  // The same terms on a rate (better higher): the overall rise is FASTER, and its culprits are the
+  // terms that raise it — T04, which lowers the rate, still pulls the other way.
+  bisect_report rate = r;
+  rate.overall.verdict = stats::verdict::faster;
+  const attribution b = split_by_direction(rate, stats::better::higher);
+  EXPECT_EQ(terms_of(b.culprits), terms_of(a.culprits));
+  EXPECT_EQ(terms_of(b.offsets), terms_of(a.offsets));
+}
+
+// Without a direction (SAME: a masking pair), the culprit is the term that pushes the way of a
+// regression and the speed-up that masks it is its offset.
+TEST(toggle_bisect, a_masked_slowdown_has_its_culprit_and_its_offset) {
+  const auto toggles = named(4);
+  exact_oracle o({{{"T02"}, 0.05}, {{"T04"}, -0.05}});
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  ASSERT_EQ(r.overall.verdict, stats::verdict::same);
+  const attribution a = split_by_direction(r, stats::better::lower);
+  EXPECT_EQ(terms_of(a.culprits), (std::set<std::vector<std::string>>{{"T02"}}));
+  EXPECT_EQ(terms_of(a.offsets), (std::set<std::vector<std::string>>{{"T04"}}));
+  bisect_report unconfirmed = r;
+  for (culprit& c : unconfirmed.culprits) c.confirmed = false;
+  const attribution none = split_by_direction(unconfirmed, stats::better::lower);
+  EXPECT_TRUE(none.culprits.empty() && none.offsets.empty());
+  EXPECT_EQ(none.rejected.size(), r.culprits.size());
+}
+
 TEST(toggle_bisect, nothing_to_search_when_the_overall_is_the_same) {
   const auto toggles = named(10);
   exact_oracle o({{{"T01"}, 0.05}, {{"T02"}, -0.05}});  // masked: group testing cannot see it

@@ -56,6 +56,30 @@ TEST(verdict, no_ci_is_inconclusive) {
   EXPECT_EQ(decide(e).value, verdict::inconclusive);
 }
 
+// Times and rates have a speed; sizes and counts do not: they read HIGHER / LOWER and say which is better.
+TEST(verdict, labels_speak_of_speed_only_for_times_and_rates) {
+  EXPECT_EQ(verdict_label("proof.total_s", verdict::slower), "SLOWER");
+  EXPECT_EQ(verdict_label("synth.synthesis_constraints_per_s", verdict::faster), "FASTER");
+  EXPECT_EQ(verdict_label("proof.maxrss_mib", verdict::slower), "HIGHER (worse)");
+  EXPECT_EQ(verdict_label("proof.maxrss_mib", verdict::faster), "LOWER (better)");
+  EXPECT_EQ(verdict_label("proof.instructions", verdict::faster), "LOWER (better)");
+  EXPECT_EQ(verdict_label("proof.maxrss_mib", verdict::same), "SAME");
+  EXPECT_EQ(verdict_label("proof.maxrss_mib", verdict::inconclusive), "INCONCLUSIVE");
+}
+
+// A verdict's way on the log scale; without one (SAME, INCONCLUSIVE), the way of a regression.
+TEST(verdict, log_direction_follows_the_verdict_else_points_at_a_regression) {
+  EXPECT_EQ(better_for("proof.total_s"), better::lower);
+  EXPECT_EQ(better_for("proof.maxrss_mib"), better::lower);
+  EXPECT_EQ(better_for("synth.synthesis_constraints_per_s"), better::higher);
+  EXPECT_EQ(log_direction(verdict::slower, better::lower), +1);
+  EXPECT_EQ(log_direction(verdict::faster, better::lower), -1);
+  EXPECT_EQ(log_direction(verdict::slower, better::higher), -1);
+  EXPECT_EQ(log_direction(verdict::faster, better::higher), +1);
+  EXPECT_EQ(log_direction(verdict::same, better::lower), +1);
+  EXPECT_EQ(log_direction(verdict::inconclusive, better::higher), -1);
+}
+
 TEST(verdict, spelling_round_trips) {
   for (verdict v : {verdict::slower, verdict::faster, verdict::same, verdict::inconclusive, verdict::invalid}) {
     EXPECT_EQ(parse_verdict(to_string(v)), v);

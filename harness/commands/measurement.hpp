@@ -1,0 +1,56 @@
+// The measurement flags that run, matrix, bisect, noise-floor and check share — --rounds, --margin,
+// --param, --simulate, --seed, --jobs — declared once and checked once (DESIGN §9).
+//
+// Example (a command's registration, then its action):
+//   add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)"});
+//   const measurement mm = resolve_measurement(f.measure, m, rounds_rule::paired);   // usage errors: exit 2
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/core/manifest.hpp"
+
+namespace abtest::cli {
+
+struct measurement_flags {
+  int rounds = 10;  // the command's default: set it before add_measurement_options
+  double margin_pct = 1.0;
+  std::vector<std::string> params{};
+  std::string simulate{};  // a scenario file (DESIGN §12); load it with load_simulate_flag
+  std::optional<std::uint64_t> seed{};
+  int jobs = 0;
+};
+
+// Which flags a command offers and how it describes them; an empty help leaves the flag out.
+struct measurement_options {
+  std::string rounds_help{};
+  std::string margin_help = "practical margin in percent (default 1)";
+  std::string simulate_help = "draw samples from a scenario file instead of building and running (DESIGN §12)";
+  std::string seed_help = "seed of the round order (default: random, recorded)";
+  std::string jobs_help = "parallel build jobs (default: the build tool's)";
+};
+void add_measurement_options(CLI::App* cmd, measurement_flags& f, const measurement_options& o);
+
+// What --rounds may be: at least 2 for a paired comparison, or for a matrix, whose effects need a
+// residual across rounds; `adaptive_when_zero` also takes 0 (the default: adaptive rounds).
+enum class rounds_rule { paired, effects, adaptive_when_zero };
+
+// The flags checked and resolved against the manifest: --param applied to its params, the seed drawn
+// when none was given (it is recorded with the experiment), the margin as a fraction.
+struct measurement {
+  int rounds = 0;
+  double margin = 0.01;
+  std::map<std::string, std::string> params;
+  std::uint64_t seed = 0;
+  std::string simulate;  // absolute, "" without --simulate
+  int jobs = 0;
+};
+measurement resolve_measurement(const measurement_flags& f, const manifest& m, rounds_rule rule);
+
+}  // namespace abtest::cli

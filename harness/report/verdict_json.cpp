@@ -1,0 +1,38 @@
+// The verdict rows of the --json contract (see verdict_json.hpp).
+#include "harness/report/verdict_json.hpp"
+
+namespace abtest::report {
+namespace {
+
+nlohmann::json or_null(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+}  // namespace
+
+nlohmann::json to_json(const db::verdict_record& v) {
+  nlohmann::json j = {{"variant", v.variant},
+                      {"baseline", v.baseline},
+                      {"metric", v.metric},
+                      {"n", v.n},
+                      {"baseline_median", or_null(v.baseline_median)},
+                      {"candidate_median", or_null(v.candidate_median)},
+                      {"ratio", or_null(v.ratio)},
+                      {"ci_low", or_null(v.ci_low)},
+                      {"ci_high", or_null(v.ci_high)},
+                      {"p_value", or_null(v.p_value)},
+                      {"p_adjusted", or_null(v.p_adjusted)},
+                      {"verdict", db::to_string(v.verdict)},
+                      {"immaterial", v.immaterial}};
+  if (v.hl_ratio) j["hodges_lehmann"] = {{"ratio", *v.hl_ratio}, {"ci_low", or_null(v.hl_low)}, {"ci_high", or_null(v.hl_high)}};
+  if (v.note) j["note"] = *v.note;
+  return j;
+}
+
+nlohmann::json to_json(const experiment_result& r) {
+  nlohmann::json verdicts = nlohmann::json::array();
+  for (const auto& v : r.verdicts) verdicts.push_back(to_json(v));
+  return {{"experiment", r.experiment.empty() ? nlohmann::json() : nlohmann::json(r.experiment)},
+          {"baseline", r.baseline},
+          {"verdicts", std::move(verdicts)}};
+}
+
+}  // namespace abtest::report

@@ -1,0 +1,121 @@
+// The --json contract of DESIGN §9, checked on every command that prints verdicts or a bisection:
+// run, compare (one experiment and two), show, matrix, bisect and report --format json, all on the
+// simulated executor so the test needs no build.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "tests/e2e/bisect_test_support.hpp"
+
+namespace abtest::e2e {
+namespace {
+
+const fs::path incident = fs::path(ABTEST_SOURCE_DIR) / "tests" / "scenarios" / "incident.json";
+
+// A number, or null where nothing was estimated — never a 0 standing in for "none".
+void expect_number_or_null(const nlohmann::json& row, const char* key, const std::string& where) {
+  ASSERT_TRUE(row.contains(key)) << where << ": verdict row without \"" << key << "\"\n" << row.dump(2);
+  EXPECT_TRUE(row[key].is_null() || row[key].is_number()) << where << ": " << key << " = " << row[key].dump();
+}
+
+// run / compare: {"experiment", "baseline", "verdicts": [{variant, metric, n, baseline_median,
+// candidate_median, ratio, ci_low, ci_high, p_value, p_adjusted, verdict}]}.
+void expect_verdict_contract(const nlohmann::json& j, const std::string& where) {
+  for (const char* key : {"experiment", "baseline", "verdicts"}) ASSERT_TRUE(j.contains(key)) << where << ": no \"" << key << "\"";
+  ASSERT_TRUE(j["verdicts"].is_array()) << where;
+  EXPECT_FALSE(j["verdicts"].empty()) << where << ": nothing to check";
+  static const std::set<std::string> verdicts{"slower", "faster", "same", "inconclusive", "invalid"};
+  for (const auto& v : j["verdicts"]) {
+    ASSERT_TRUE(v.contains("variant") && v["variant"].is_string()) << where << "\n" << v.dump(2);
+    ASSERT_TRUE(v.contains("metric") && v["metric"].is_string()) << where << "\n" << v.dump(2);
+    ASSERT_TRUE(v.contains("n") && v["n"].is_number_integer()) << where << "\n" << v.dump(2);
+    for (const char* key : {"baseline_median", "candidate_median", "ratio", "ci_low", "ci_high", "p_value", "p_adjusted"})
+      expect_number_or_null(v, key, where);
+    if (v["ratio"].is_number()) {
+      EXPECT_GT(v["ratio"].get<double>(), 0.0) << where << ": a ratio is positive; none is null";
+    }
+    if (v["p_value"].is_number() && v["p_adjusted"].is_number()) {
+      EXPECT_GE(v["p_adjusted"].get<double>(), v["p_value"].get<double>()) << where << ": Holm never lowers a p-value";
+    }
+    ASSERT_TRUE(v.contains("verdict") && v["verdict"].is_string()) << where;
+    EXPECT_TRUE(verdicts.count(v["verdict"].get<std::string>())) << where << ": verdict " << v["verdict"];
+  }
+}
+
+// bisect: culprits and offsets in the same shape, {"toggles": [...], "effect", "ci_low", "ci_high"}.
+void expect_terms(const nlohmann::json& terms, const std::string& where) {
+  ASSERT_TRUE(terms.is_array()) << where;
+  for (const auto& c : terms) {
+    ASSERT_TRUE(c.contains("toggles") && c["toggles"].is_array() && !c["toggles"].empty()) << where << "\n" << c.dump(2);
+    for (const auto& t : c["toggles"]) EXPECT_TRUE(t.is_string()) << where;
+    for (const char* key : {"effect", "ci_low", "ci_high"})
+      ASSERT_TRUE(c.contains(key) && c[key].is_number()) << where << ": no numeric \"" << key << "\"\n" << c.dump(2);
+  }
+}
+
+class json_contract : public ::testing::Test {
+ protected:
+  json_contract() : dir_("json-contract"), db_((dir_.path() / "r.db").string()) {}
+
+  nlohmann::json json(std::vector<std::string> args, int code = 0) {
+    args.insert(args.begin(), {"--json", "--db", db_});
+    const auto r = run_abtest(args);
+    EXPECT_EQ(r.code, code) << args[3] << "\n" << r.err;
+    return json_of(r);
+  }
+  std::string run_incident(const std::string& seed) {
+    const auto j = json({"run", "--simulate", incident.string(), "--toggle", "A1", "--toggle", "B1", "--variant", "A4",
+                         "--rounds", "6", "--seed", seed});
+    expect_verdict_contract(j, "run");
+    return j.value("experiment", "");
+  }
+
+  scratch dir_;
+  std::string db_;
+};
+
+TEST_F(json_contract, every_command_prints_the_same_verdict_rows) {
+  const std::string first = run_incident("11");
+  const std::string second = run_incident("12");
+  ASSERT_FALSE(first.empty());
+  ASSERT_FALSE(second.empty());
+
+  expect_verdict_contract(json({"compare", first}), "compare EXPERIMENT");
+  expect_verdict_contract(json({"compare", first, second, "--variant", "A1=4+B1"}), "compare A B");
+  expect_verdict_contract(json({"show", first}), "show");
+  expect_verdict_contract(json({"report", "--format", "json", first}), "report --format json");
+  const auto matrix = json({"matrix", "--simulate", incident.string(), "--design", "half", "--rounds", "3", "--seed", "11"});
+  expect_verdict_contract(matrix, "matrix");
+
+  // Without an id, show / compare / report take the latest experiment: here the matrix.
+  for (const std::string command : {"show", "compare", "report"}) {
+    std::vector<std::string> args{command};
+    if (command == "report") args.insert(args.end(), {"--format", "json"});
+    const auto j = json(args);
+    expect_verdict_contract(j, command + " (latest)");
+    EXPECT_EQ(j["experiment"], matrix["experiment"]) << command;
+  }
+  // Every command prints one row the same way: the stored row of `run` is what `show` and `report` print.
+  const auto ran = json({"compare", first});
+  const auto shown = json({"show", first});
+  const auto reported = json({"report", "--format", "json", first});
+  ASSERT_EQ(ran["verdicts"].size(), shown["verdicts"].size());
+  for (std::size_t i = 0; i < shown["verdicts"].size(); ++i) EXPECT_EQ(shown["verdicts"][i], reported["verdicts"][i]);
+  EXPECT_EQ(shown["baseline"], ran["baseline"]);
+}
+
+TEST_F(json_contract, bisect_prints_culprits_and_offsets_in_one_shape) {
+  const auto j = json({"bisect", "--simulate", incident.string(), "--seed", "11"}, 1);
+  for (const char* key : {"experiment", "from", "to", "metric", "verdict", "culprits", "offsets", "skipped", "runs", "full_matrix_runs"})
+    ASSERT_TRUE(j.contains(key)) << "bisect: no \"" << key << "\"\n" << j.dump(2);
+  static const std::set<std::string> verdicts{"slower", "faster", "same", "inconclusive"};
+  EXPECT_TRUE(verdicts.count(j["verdict"].get<std::string>())) << j["verdict"];
+  expect_terms(j["culprits"], "bisect culprits");
+  expect_terms(j["offsets"], "bisect offsets");
+  EXPECT_TRUE(j["skipped"].is_array());
+  EXPECT_TRUE(j["runs"].is_number_integer());
+  EXPECT_TRUE(j["full_matrix_runs"].is_number_integer());
+}
+
+}  // namespace
+}  // namespace abtest::e2e
