@@ -31,7 +31,12 @@ static const registrar reg(70, [](CLI::App& app, global_options& g, action& act)
           nlohmann::json j = {{"idx", a.idx}, {"variant", a.variant}, {"role", db::to_string(a.role)}, {"levels", a.levels}};
           if (a.build_id) {
             if (const auto b = store.find_build(*a.build_id)) {
-              j["build"] = {{"id", b->id}, {"dir", b->build_dir}, {"commit", b->commit_sha.value_or("")}, {"dirty", b->dirty}};
+              j["build"] = {{"id", b->id}, {"dir", b->build_dir}, {"commit", b->commit_sha.value_or("")}, {"dirty", b->dirty},
+                            {"duration_s", b->duration_s ? nlohmann::json(*b->duration_s) : nlohmann::json(nullptr)},
+                            {"details", b->details}};
+              for (const auto& [name, value] : {std::pair{"objects_compiled", b->objects_compiled}, std::pair{"cache_hits", b->cache_hits},
+                                                std::pair{"cache_misses", b->cache_misses}, std::pair{"links", b->links}})
+                j["build"][name] = value ? nlohmann::json(*value) : nlohmann::json(nullptr);
               for (const auto& bin : b->binaries) j["build"]["binaries"][bin.target] = bin.sha256;
             }
           }
@@ -51,9 +56,16 @@ static const registrar reg(70, [](CLI::App& app, global_options& g, action& act)
       for (const auto& a : e.arms) {
         fmt::print("  arm {} {:<20} {}", a.idx, a.variant, db::to_string(a.role));
         if (a.build_id)
-          if (const auto b = store.find_build(*a.build_id))
+          if (const auto b = store.find_build(*a.build_id)) {
             fmt::print("  build {} at {}{} in {}", b->id, b->commit_sha.value_or("(no git)").substr(0, 12), b->dirty ? "+dirty" : "",
                        b->build_dir);
+            // What the build cost and why (schema v3; older builds did not record it).
+            if (b->duration_s) fmt::print("\n        built in {:.1f} s", *b->duration_s);
+            if (b->objects_compiled) fmt::print(", {} compiled", *b->objects_compiled);
+            if (b->cache_hits) fmt::print(", {} from the cache", *b->cache_hits);
+            if (b->links) fmt::print(", {} linked", *b->links);
+            for (const auto& note : b->details.value("notes", std::vector<std::string>{})) fmt::print("\n        note: {}", note);
+          }
         fmt::print("\n");
       }
       for (const auto& [key, st] : counts) {
