@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "harness/build/cmake_file_api.hpp"
+#include "harness/build/file_text.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/exec/host.hpp"
 #include "harness/exec/process.hpp"
@@ -41,13 +42,6 @@ std::string last_lines(const std::string& text, int lines) {
     --lines;
   }
   return text.substr(pos + 1);
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
@@ -145,7 +139,7 @@ system_result build_cmake(const build_job& j) {
   const std::string stamp_text = fmt::format("{}", fmt::join(configure, "\n"));
   const fs::path stamp = j.dir / "abtest-configure.txt";
   bool ok = true;
-  if (!fs::exists(j.dir / "CMakeCache.txt") || !fs::exists(stamp) || read_file(stamp) != stamp_text) {
+  if (!fs::exists(j.dir / "CMakeCache.txt") || !fs::exists(stamp) || read_text_file(stamp) != stamp_text) {
     r.configured_now = true;
     // The arguments changed (or the last configure failed): start from a fresh cache, so a
     // -D removed from cmake_args does not live on in it.

@@ -5,18 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "harness/build/file_text.hpp"
+
 namespace abtest {
 namespace fs = std::filesystem;
-namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-}  // namespace
 
 void request_codemodel(const fs::path& dir) {
   fs::create_directories(dir / ".cmake/api/v1/query");
@@ -32,13 +24,13 @@ std::vector<cmake_target> read_codemodel(const fs::path& dir) {
     if (e.path().filename().string().rfind("index-", 0) == 0 && (index.empty() || e.path() > index)) index = e.path();
   if (index.empty()) return out;
   try {
-    const auto idx = nlohmann::json::parse(read_file(index));
+    const auto idx = nlohmann::json::parse(read_text_file(index));
     for (const auto& obj : idx.at("objects")) {
       if (obj.at("kind") != "codemodel") continue;
-      const auto model = nlohmann::json::parse(read_file(reply / obj.at("jsonFile").get<std::string>()));
+      const auto model = nlohmann::json::parse(read_text_file(reply / obj.at("jsonFile").get<std::string>()));
       const auto& config = model.at("configurations").at(0);
       for (const auto& t : config.at("targets")) {
-        const auto target = nlohmann::json::parse(read_file(reply / t.at("jsonFile").get<std::string>()));
+        const auto target = nlohmann::json::parse(read_text_file(reply / t.at("jsonFile").get<std::string>()));
         cmake_target c{t.at("name").get<std::string>(), target.value("type", ""), {}, {}};
         if (target.contains("artifacts") && !target["artifacts"].empty()) {
           const fs::path p = target["artifacts"].at(0).at("path").get<std::string>();

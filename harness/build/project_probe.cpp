@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "harness/build/cmake_file_api.hpp"
+#include "harness/build/file_text.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/exec/process.hpp"
 
@@ -18,13 +19,6 @@ namespace abtest {
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Options that choose what is built or how strictly, not how fast it runs.
 bool looks_like_build_setting(const std::string& name) {
@@ -141,7 +135,7 @@ void probe_cmake(const fs::path& source, const fs::path& probe_dir, project_draf
 }
 
 void probe_cargo(const fs::path& source, project_draft& d) {
-  const std::string toml = read_file(source / "Cargo.toml");
+  const std::string toml = read_text_file(source / "Cargo.toml");
   std::smatch mt;
   static const std::regex name_re(R"re(\[package\][^\[]*?\n\s*name\s*=\s*"([^"]+)")re");
   d.manifest["project"] = std::regex_search(toml, mt, name_re) ? mt[1].str() : source.filename().string();

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/build/file_text.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/exec/process.hpp"
 
@@ -33,13 +34,6 @@ git_result git(const fs::path& dir, std::vector<std::string> args) {
   g.err = r.started ? r.err.head : r.error;
   while (!g.out.empty() && g.out.back() == '\n') g.out.pop_back();
   return g;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
@@ -106,11 +100,11 @@ source_tree prepare_source_tree(const manifest& m, const variant& v, const sourc
     } else {
       t.applied.push_back(fmt::format("{}: {}", tg.id, fs::relative(tg.patch, m.dir).string()));
     }
-    want += tg.id + "=" + sha256_hex(read_text(diff)) + "\n";
+    want += tg.id + "=" + sha256_hex(read_text_file(diff)) + "\n";
     steps.emplace_back(&tg, diff.string());
   }
   const fs::path stamp = folder.parent_path() / (folder.filename().string() + "-state.txt");
-  if (fs::exists(folder / ".git") && read_text(stamp) == want) return t;  // already exactly this
+  if (fs::exists(folder / ".git") && read_text_file(stamp) == want) return t;  // already exactly this
 
   std::error_code ec;
   fs::remove(stamp, ec);
