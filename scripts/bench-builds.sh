@@ -5,17 +5,19 @@
 #   3. the 16-variant half fraction from nothing;  4. the full matrix (every level) from nothing.
 # Each line gives wall seconds, and the objects compiled / cache hits / links the build records say.
 #
-# Usage: scripts/bench-builds.sh [--out DIR] [--skip-full] [--jobs N]
+# Usage: scripts/bench-builds.sh [--out DIR] [--skip-full | --only-full] [--jobs N]
 #   --out DIR     where the clone, the caches and the log go (default: a new folder under /tmp)
 #   --skip-full   leave out the full matrix (64 variants for this repository's manifest)
+#   --only-full   only the full matrix, from a cold cache
 # Run it on a quiet machine: the figures are wall times.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
-out="" skip_full=0 jobs=2
+out="" skip_full=0 only_full=0 jobs=2
 while (($#)); do
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --skip-full) skip_full=1; shift ;;
+    --only-full) only_full=1; shift ;;
     --jobs) jobs="$2"; shift 2 ;;
     *) echo "error: unknown argument $1 — see the usage at the top of $0" >&2; exit 2 ;;
   esac
@@ -34,21 +36,22 @@ toggles=$(python3 -c "import json,sys; print(' '.join(t['id'] for t in json.load
 log="$out/bench-builds.log"
 : >"$log"
 
-# Runs `abtest build ARGS` and prints: label, wall s, and the summed cost of the builds it made.
+# Runs `abtest build ARGS` and prints: label, wall s, CPU s (user + sys of every process the build
+# ran: less sensitive than wall time to a busy machine), and the summed cost the builds recorded.
 measure() {
   local label="$1"; shift
-  local t0 t1 json
-  t0=$(date +%s.%N)
-  json=$("$abtest" --manifest "$manifest" --db "$out/results.db" --json build -j "$jobs" "$@" 2>>"$log")
-  t1=$(date +%s.%N)
-  python3 - "$label" "$t0" "$t1" "$json" <<'PY'
+  local json
+  json=$(/usr/bin/time -f "%e %U %S" -o "$out/time.txt" \
+           "$abtest" --manifest "$manifest" --db "$out/results.db" --json build -j "$jobs" "$@" 2>>"$log")
+  python3 - "$label" "$(cat "$out/time.txt")" "$json" <<'PY'
 import json, sys
-label, t0, t1, text = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+label, (wall, user, sys_s), text = sys.argv[1], sys.argv[2].split()[-3:], sys.argv[3]
 builds = json.loads(text)
 total = lambda k: sum(b.get(k) or 0 for b in builds)
 failed = [b["variant"] for b in builds if not b["ok"]]
-print(f"{label:<34} {t1 - t0:8.1f} s  {len(builds):3d} builds  {total('objects_compiled'):4d} compiled  "
-      f"{total('cache_hits'):5d} hits  {total('links'):4d} links" + (f"  FAILED: {' '.join(failed)}" if failed else ""))
+print(f"{label:<34} {float(wall):8.1f} s wall {float(user) + float(sys_s):8.1f} s CPU  {len(builds):3d} builds  "
+      f"{total('objects_compiled'):4d} compiled  {total('cache_hits'):5d} hits  {total('links'):4d} links"
+      + (f"  FAILED: {' '.join(failed)}" if failed else ""))
 PY
 }
 
@@ -71,5 +74,10 @@ pass() {  # $1: cold | warm
 export CCACHE_DIR="$out/ccache"
 rm -rf "$CCACHE_DIR"
 echo "bench-builds: $(nproc) cores, $(git -C "$root" rev-parse --short HEAD), $(date -u +%FT%TZ); logs in $log"
+if ((only_full)); then
+  echo "== cold cache"
+  measure "full matrix, from nothing" --matrix --design full
+  exit 0
+fi
 pass cold
 pass warm
