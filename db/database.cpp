@@ -91,10 +91,16 @@ void database::configure() {
 }
 
 void database::check_application_id() {
-  std::int64_t id = 0;
+  std::int64_t id = 0, tables = 0;
   try {
+    // One read transaction for both facts: a process creating the same new file sets the id and
+    // then migrates, and read apart they could be seen as "no id, but tables" (a foreign file).
+    exec("BEGIN");
     id = single_integer(*this, "PRAGMA application_id");
+    tables = single_integer(*this, "SELECT count(*) FROM sqlite_schema");
+    exec("COMMIT");
   } catch (const error& e) {
+    if (!sqlite3_get_autocommit(handle_)) sqlite3_exec(handle_, "ROLLBACK", nullptr, nullptr, nullptr);
     // A process killed inside a write before the file was in WAL mode (its very first open)
     // leaves a hot rollback journal, which only a writer may roll back.
     if (e.code() == SQLITE_READONLY_ROLLBACK)
@@ -107,7 +113,7 @@ void database::check_application_id() {
   if (id != 0)
     throw error(SQLITE_MISMATCH, path_.string() + " belongs to another application (application_id " +
                                      std::to_string(id) + ") — pass an abtest results file with --db");
-  if (single_integer(*this, "SELECT count(*) FROM sqlite_schema") != 0)
+  if (tables != 0)
     throw error(SQLITE_MISMATCH, path_.string() +
                                      " is an SQLite database of another application (no abtest application_id)"
                                      " — pass an abtest results file with --db");

@@ -9,7 +9,7 @@
 #   --out DIR     where the clone, the caches and the log go (default: a new folder under /tmp)
 #   --skip-full   leave out the full matrix (64 variants for this repository's manifest)
 #   --only-full   only the full matrix, from a cold cache
-# Run it on a quiet machine: the figures are wall times.
+# Run it on a quiet machine: wall times move with the load; CPU seconds much less.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 out="" skip_full=0 only_full=0 jobs=2
@@ -24,7 +24,7 @@ while (($#)); do
 done
 out="${out:-$(mktemp -d /tmp/abtest-bench-builds.XXXXXX)}"
 mkdir -p "$out"
-abtest="$root/abtest"
+abtest="${ABTEST_BIN:-$root/abtest}"  # ABTEST_BIN: an abtest binary already built (e.g. build/ci/harness/abtest)
 "$abtest" --help >/dev/null  # builds the harness first, outside the timings
 src="$out/src"
 rm -rf "$src"

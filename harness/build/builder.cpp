@@ -18,6 +18,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "harness/build/cmake_file_api.hpp"
 #include "harness/build/file_text.hpp"
@@ -307,8 +308,9 @@ std::vector<std::string> targets_for(const manifest& m, const std::vector<std::s
   for (const auto& name : benchmarks) {
     const benchmark_spec* b = m.find_benchmark(name);
     if (!b) continue;
-    if (b->command.front().rfind("{bin}/", 0) != 0) return m.build.targets;  // a program we cannot trace: build all
-    wanted.insert(b->command.front().substr(6));
+    const auto programs = benchmark_programs(m, *b);
+    if (programs.empty()) return m.build.targets;  // a program we cannot trace: build all
+    wanted.insert(programs.begin(), programs.end());
   }
   std::vector<std::string> out;
   for (const auto& t : m.build.targets)
@@ -365,7 +367,7 @@ build_outcome builder::build(const variant& requested) const {
   out.applied = tree.applied;
   if (m_.needs_worktrees()) {
     out.source = {snapshot_.head, snapshot_.dirty};
-    if (!snapshot_.untracked.empty())
+    if (!snapshot_.untracked.empty() && !std::exchange(untracked_said_, true))
       out.cost.notes.push_back(fmt::format("{} untracked file(s) are not in the worktrees (e.g. {}) — commit or `git add` them",
                                            snapshot_.untracked.size(), snapshot_.untracked.front()));
   } else {
@@ -425,7 +427,8 @@ build_outcome builder::build(const variant& requested) const {
       out.binaries[target] = {bin, hash};
       all += target + "=" + hash + "\n";
     }
-    out.binaries_digest = sha256_hex(all);
+    // Nothing hashed (no `{bin}/NAME` program to trace): unknown, never "the same program".
+    out.binaries_digest = all.empty() ? std::string{} : sha256_hex(all);
   }
   // A target the project does not define is the common first-run mistake: name them instead of
   // leaving the user to find the build tool's line in the log.

@@ -78,6 +78,7 @@ class builder {
   const manifest& m_;
   builder_options options_;
   source_snapshot snapshot_;
+  mutable bool untracked_said_ = false;  // the untracked-files note: once per builder, not per variant
 };
 
 source_state read_source_state(const std::filesystem::path& dir);

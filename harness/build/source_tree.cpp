@@ -54,9 +54,14 @@ source_snapshot snapshot_source(const manifest& m) {
     s.dirty = true;
     s.tree_commit = stash.out;
   }
-  // abtest's own state folder (worktrees, builds) is not the project's: leave it out.
-  const fs::path state = fs::relative(m.state_dir(), s.repo);
-  const auto untracked = git(s.repo, {"ls-files", "--others", "--exclude-standard", "--", ".", ":(exclude)" + state.string()});
+  // abtest's own files — its state folder, the manifest, the toggles' patches — are read from the
+  // project folder, not from the worktrees: leave them out.
+  std::vector<std::string> args{"ls-files", "--others", "--exclude-standard", "--", ".",
+                                ":(exclude)" + fs::relative(m.state_dir(), s.repo).string(),
+                                ":(exclude)" + fs::relative(m.path, s.repo).string()};
+  for (const auto& t : m.toggles)
+    if (t.kind == toggle_kind::patch) args.push_back(":(exclude)" + fs::relative(t.patch, s.repo).string());
+  const auto untracked = git(s.repo, args);
   std::istringstream in(untracked.out);
   for (std::string line; std::getline(in, line);)
     if (!line.empty()) s.untracked.push_back(line);

@@ -1,6 +1,8 @@
 // `abtest bisect`: which toggles (and pairs) make `to` slower than `from`, or which commit of a range
 // made the build slower (DESIGN §7, §9). Every comparison is an experiment; the search is one too.
 #include <fmt/format.h>
+
+#include <stdexcept>
 #include <fmt/ranges.h>
 
 #include <chrono>
@@ -134,7 +136,15 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   s.parent = parent;
   experiment_oracle oracle(store, m, g, s, std::ref(arms));
   if (!g.quiet && !g.json) fmt::print(stderr, "bisect {}: {} → {} on {}\n", parent, from.key(m), to.key(m), s.metric);
-  const search::bisect_report r = search::bisect_toggles(oracle, specs, from.levels, to.levels, opts);
+  const search::bisect_report r = [&] {
+    try {
+      return search::bisect_toggles(oracle, specs, from.levels, to.levels, opts);
+    } catch (const std::invalid_argument& e) {  // the attribution could not be fitted from what was measured
+      throw user_error(exit_code::bench_failed,
+                       fmt::format("{} — is {} a metric the benchmark reports? `abtest show` lists an experiment's metrics",
+                                   e.what(), s.metric));
+    }
+  }();
   const double wall_s = seconds_since(t0);
 
   // DESIGN §9: culprits push the way of the verdict, offsets pull the other way (a speed-up is never

@@ -144,8 +144,10 @@ int build(const build_flags& f, const global_options& g) {
     std::string same;
     if (o.ok) {
       for (const auto& [target, bin] : o.binaries) j["binaries"][target] = bin.sha256;
-      auto [it, inserted] = by_digest.emplace(o.binaries_digest, o.key);
-      if (!inserted) same = it->second, j["identical_to"] = same;
+      if (!o.binaries_digest.empty()) {
+        auto [it, inserted] = by_digest.emplace(o.binaries_digest, o.key);
+        if (!inserted) same = it->second, j["identical_to"] = same;
+      }
     } else {
       ++failed;
       j["log_tail"] = o.log_tail;

@@ -185,7 +185,7 @@ int run(const run_flags& f, const global_options& g) {
                                                             o.log_tail, fix));
     }
     arm_plan arm = arm_for(m, all[i], built, i == 0 ? "baseline" : "candidate");
-    if (i > 0 && arm.binaries_digest == plan.arms[0].binaries_digest) {
+    if (i > 0 && !arm.binaries_digest.empty() && arm.binaries_digest == plan.arms[0].binaries_digest) {
       notes.push_back(fmt::format("note: {} and {} are the same program (identical binaries) — not measured; verdict SAME by construction",
                                   arm.key, plan.arms[0].key));
       continue;

@@ -222,7 +222,7 @@ toggle_spec parse_toggle(const validator& v, const json& j, const std::string& w
 
 benchmark_spec parse_benchmark(const validator& v, const json& j, const std::string& where) {
   if (!j.is_object()) v.fail(where, "must be an object", "write {\"name\": ..., \"format\": ..., \"command\": [...]}");
-  v.only_keys(j, where, {"name", "format", "command", "pattern", "timeout_s", "warmups"});
+  v.only_keys(j, where, {"name", "format", "command", "pattern", "timeout_s", "warmups", "ok_exit_codes"});
   benchmark_spec b;
   if (!j.contains("name")) v.fail(where + ".name", "missing", "name the benchmark, e.g. \"proof\"");
   b.name = v.string(j["name"], where + ".name");
@@ -255,6 +255,17 @@ benchmark_spec parse_benchmark(const validator& v, const json& j, const std::str
     if (!j["warmups"].is_number_integer() || j["warmups"].get<int>() < 0)
       v.fail(where + ".warmups", "must be a non-negative integer", "e.g. 1");
     b.warmups = j["warmups"].get<int>();
+  }
+  if (j.contains("ok_exit_codes")) {
+    const json& codes = j["ok_exit_codes"];
+    if (!codes.is_array() || codes.empty())
+      v.fail(where + ".ok_exit_codes", "must be a non-empty array of exit codes", "e.g. [0, 4] for a program that exits with its count");
+    b.ok_exit_codes.clear();
+    for (const auto& c : codes) {
+      if (!c.is_number_integer() || c.get<long long>() < 0 || c.get<long long>() > 255)
+        v.fail(where + ".ok_exit_codes", fmt::format("{} is not an exit code", c.dump()), "use integers 0–255");
+      b.ok_exit_codes.push_back(c.get<int>());
+    }
   }
   return b;
 }
@@ -540,7 +551,8 @@ std::vector<std::string> expand_command(const benchmark_spec& bench, const std::
                                         const std::map<std::string, std::filesystem::path>& programs) {
   std::vector<std::string> argv;
   for (const auto& arg : bench.command) {
-    if (argv.empty() && arg.rfind("{bin}/", 0) == 0) {
+    // `{bin}/NAME` anywhere (e.g. behind a wrapper: ["taskset", "-c", "1", "{bin}/bench"]).
+    if (arg.rfind("{bin}/", 0) == 0) {
       if (const auto it = programs.find(arg.substr(6)); it != programs.end()) {
         argv.push_back(it->second.string());
         continue;
@@ -561,10 +573,26 @@ std::vector<std::string> expand_command(const benchmark_spec& bench, const std::
   return argv;
 }
 
+std::vector<std::string> benchmark_programs(const manifest& m, const benchmark_spec& b) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < b.command.size(); ++i) {
+    const std::string& arg = b.command[i];
+    if (arg.rfind("{bin}/", 0) != 0) continue;
+    // argv[0] is always a program; later arguments are when they name a build target (a
+    // wrapper's program), not a data file in the build folder.
+    const std::string name = arg.substr(6);
+    if ((i == 0 || std::find(m.build.targets.begin(), m.build.targets.end(), name) != m.build.targets.end()) &&
+        std::find(out.begin(), out.end(), name) == out.end())
+      out.push_back(name);
+  }
+  return out;
+}
+
 std::vector<std::string> benchmark_programs(const manifest& m) {
   std::vector<std::string> out;
   for (const auto& b : m.benchmarks)
-    if (b.command.front().rfind("{bin}/", 0) == 0) out.push_back(b.command.front().substr(6));
+    for (const auto& name : benchmark_programs(m, b))
+      if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
   return out;
 }
 

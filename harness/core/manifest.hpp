@@ -75,6 +75,7 @@ struct benchmark_spec {
   std::string pattern;                   // `lines` only: ECMAScript regex
   double timeout_s = 600;
   int warmups = 1;
+  std::vector<int> ok_exit_codes{0};     // exit codes of a run that measured (default: 0 only)
 };
 
 struct reference_spec {
@@ -120,7 +121,9 @@ std::vector<std::string> expand_command(const benchmark_spec& bench, const std::
                                         const std::map<std::string, std::string>& params,
                                         const std::map<std::string, std::filesystem::path>& programs = {});
 
-// The targets each benchmark's `{bin}/NAME` program comes from (argv[0] only).
+// The programs the benchmarks run: `{bin}/NAME` as argv[0], or later in argv where NAME is a build
+// target (a wrapper's program). Each once, in manifest order.
 std::vector<std::string> benchmark_programs(const manifest& m);
+std::vector<std::string> benchmark_programs(const manifest& m, const benchmark_spec& b);
 
 }  // namespace abtest

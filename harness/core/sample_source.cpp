@@ -12,6 +12,7 @@ exec::sample_outcome process_source::run(const arm_plan& arm, const benchmark_sp
   inv.pattern = bench.pattern;
   inv.argv = expand_command(bench, arm.bin, plan_.params, arm.programs);
   inv.env = arm.env;
+  inv.ok_exit_codes = bench.ok_exit_codes;
   inv.timeout_s = bench.timeout_s;
   inv.pin = plan_.pin;
   inv.working_dir = m_.dir;

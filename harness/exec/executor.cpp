@@ -1,6 +1,8 @@
 // The real executor: one process invocation → one sample_outcome.
 #include "harness/exec/executor.hpp"
 
+#include <algorithm>
+
 #include <signal.h>
 #include <string.h>
 
@@ -81,10 +83,11 @@ sample_outcome run_benchmark(const benchmark_invocation& inv) {
     s.status = sample_status::crashed;
     s.error = fmt::format("{} was killed by {} — run `{}` by hand (or under gdb) to see why", inv.bench,
                           signal_name(*r.signal), command_line(inv.argv));
-  } else if (r.exit_code != 0) {
+  } else if (std::find(inv.ok_exit_codes.begin(), inv.ok_exit_codes.end(), r.exit_code.value_or(-1)) == inv.ok_exit_codes.end()) {
     s.status = sample_status::failed;
-    s.error = fmt::format("{} exited with code {} — run `{}` by hand to see why", inv.bench,
-                          r.exit_code.value_or(-1), command_line(inv.argv));
+    s.error = fmt::format("{} exited with code {} — run `{}` by hand to see why (a program that exits non-zero on "
+                          "success: list the code in the benchmark's \"ok_exit_codes\")",
+                          inv.bench, r.exit_code.value_or(-1), command_line(inv.argv));
   } else {
     parsed_output p = parse_output(inv.format, inv.bench, inv.pattern, r.out.head, r.err.head);
     s.status = p.status;

@@ -23,6 +23,7 @@ struct benchmark_invocation {
   std::filesystem::path working_dir;         // empty: the harness's current directory
   std::size_t stdout_limit = 64u << 20;      // bytes of stdout kept for the parser
   bool hardware_counters = true;
+  std::vector<int> ok_exit_codes{0};         // exit codes that mean "ran" (a program may exit with a count)
 };
 
 // Runs the invocation once (one sample, DESIGN §6). Status, in order of precedence:

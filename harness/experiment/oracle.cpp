@@ -34,7 +34,9 @@ std::string choose_metric(const manifest& m, const std::string& flag, const sear
     for (const auto& [name, _] : s->metrics)
       if (name.size() > 8 && name.compare(name.size() - 8, 8, ".total_s") == 0) totals.push_back(name);
   } else {
-    for (const auto& b : m.benchmarks) totals.push_back(b.name + ".total_s");
+    // Google Benchmark output names its metrics after its benchmarks, never `total_s`.
+    for (const auto& b : m.benchmarks)
+      if (b.format != exec::output_format::gbench) totals.push_back(b.name + ".total_s");
   }
   if (!flag.empty()) {
     const bool known = s ? s->metrics.count(flag) > 0 : m.find_benchmark(benchmark_of(flag)) != nullptr;
@@ -45,7 +47,8 @@ std::string choose_metric(const manifest& m, const std::string& flag, const sear
   for (const auto& t : totals)
     if (t == "proof.total_s") return t;
   if (totals.size() == 1) return totals.front();
-  throw usage_error("which metric? there is no proof.total_s and more than one benchmark — pass --metric <bench>.<metric>");
+  throw usage_error("which metric? there is no proof.total_s and no single <bench>.total_s — pass --metric <bench>.<metric> "
+                    "(a gbench benchmark's are <bench>.<benchmark name>_s; `abtest show` lists an experiment's metrics)");
 }
 
 variant_arms::variant_arms(const manifest& m, db::results_store& store, const global_options& g,

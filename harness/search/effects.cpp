@@ -191,7 +191,7 @@ factorial_analysis analyze_factorial(const design& d, const std::vector<std::vec
     // Dropping pairs keeps the main effects honest under the usual negligible-interaction premise;
     // an aliased main effect would be credited to another toggle.
     if (t.size() == 1)
-      throw std::invalid_argument("error: too many configurations are missing to separate the main effects (" +
+      throw std::invalid_argument("too many configurations are missing to separate the main effects (" +
                                   std::to_string(m.runs.size()) + " of " + std::to_string(d.runs.size()) +
                                   " measured) — fix the failed builds or rerun the failed samples");
   }

@@ -163,6 +163,42 @@ TEST(any_build, an_env_toggle_is_measured_without_a_rebuild) {
   EXPECT_EQ(nlohmann::json::parse(builds.out), nlohmann::json::parse(R"([{"variant": "base"}])")) << builds.out;
 }
 
+TEST(any_build, a_wrapped_benchmark_program_is_hashed_and_never_called_the_same_program) {
+  // Found by a new user on third-party code: behind `sh -c`, no binary was traced, so every
+  // variant looked "the same program" and a planted slowdown was never measured.
+  planted_repo p;
+  p.make_patch("SLOW", "#cmakedefine01 PLANTED_SLOW", "#define PLANTED_SLOW 1");
+  p.manifest["toggles"] = {{{"id", "SLOW"}, {"patch", "patches/SLOW.diff"}}};
+  auto& cmd = p.manifest["benchmarks"][0]["command"];
+  nlohmann::json wrapped = {"/bin/sh", "-c", "exec \"$@\"", "wrapper"};
+  for (const auto& a : cmd) wrapped.push_back(a);
+  cmd = wrapped;
+  p.write_manifest();
+  const auto r = p.abtest({"run", "--toggle", "SLOW", "--rounds", "3", "--bench", "planted", "--seed", "4"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  bool seen = false;
+  for (const auto& v : j["verdicts"])
+    if (v["variant"] == "SLOW" && v["metric"] == "planted.work_count") {
+      seen = true;
+      EXPECT_NEAR(v["ratio"].get<double>(), 1.3, 1e-12);
+    }
+  EXPECT_TRUE(seen) << j.dump(2);
+}
+
+TEST(any_build, bisect_without_a_metric_asks_for_one_when_no_total_s_can_exist) {
+  planted_repo p;
+  nlohmann::json gbench_only = nlohmann::json::array();
+  gbench_only.push_back({{"name", "g"}, {"format", "gbench"}, {"command", {"{bin}/planted-bench"}}});
+  p.manifest["benchmarks"] = gbench_only;
+  p.manifest["toggles"] = {{{"id", "SCALE"}, {"env", "PLANTED_WORK_SCALE"}, {"levels", {"1", "2"}}}};
+  p.write_manifest();
+  const auto r = p.abtest({"bisect", "--to", "all"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("which metric?"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(p.repo / ".abtest/build")) << "asked before building anything";
+}
+
 TEST(any_build, bad_manifests_of_the_new_kinds_are_refused_and_nothing_is_written) {
   planted_repo p;
   p.write_manifest();

@@ -215,6 +215,24 @@ TEST(manifest, command_builds_take_var_toggles_as_placeholders) {
   EXPECT_NE(error_of(bad).find("build.bin: \"../elsewhere\" leaves the worktree"), std::string::npos);
 }
 
+TEST(manifest, ok_exit_codes_are_checked) {
+  auto doc = valid();
+  EXPECT_EQ(parse_manifest(doc.dump(), "/p/abtest.json").benchmarks[0].ok_exit_codes, std::vector<int>{0});
+  doc["benchmarks"][0]["ok_exit_codes"] = {0, 4};
+  EXPECT_EQ(parse_manifest(doc.dump(), "/p/abtest.json").benchmarks[0].ok_exit_codes, (std::vector<int>{0, 4}));
+  doc["benchmarks"][0]["ok_exit_codes"] = {0, 300};
+  EXPECT_NE(error_of(doc).find("300 is not an exit code"), std::string::npos);
+}
+
+TEST(manifest, a_wrapped_program_is_still_a_program_of_the_build) {
+  auto doc = valid();
+  doc["benchmarks"][0]["command"] = {"taskset", "-c", "1", "{bin}/bench", "{bin}/data.bin"};
+  const manifest m = parse_manifest(doc.dump(), "/p/abtest.json");
+  EXPECT_EQ(benchmark_programs(m), std::vector<std::string>{"bench"});  // data.bin is not a target
+  EXPECT_EQ(expand_command(m.benchmarks[0], "/b", m.params, {{"bench", "/b/tools/bench"}}),
+            (std::vector<std::string>{"taskset", "-c", "1", "/b/tools/bench", "/b/data.bin"}));
+}
+
 TEST(manifest, programs_found_by_the_build_replace_bin_slash_name) {
   const manifest m = parse_manifest(valid().dump(), "/p/abtest.json");
   EXPECT_EQ(expand_command(m.benchmarks[0], "/b/base", m.params, {{"bench", "/b/base/tools/bench"}}),

@@ -49,6 +49,21 @@ TEST(run_benchmark, lines_output_reads_stderr_too) {
   EXPECT_EQ(s.output_tail, "TIMING: ntt 690 ms\n");
 }
 
+TEST(run_benchmark, an_exit_code_listed_as_ok_measures_and_others_fail) {
+  // Some benchmark mains return the number of benchmarks they ran (longfellow-zk's test_main).
+  benchmark_invocation inv = invocation(output_format::json, {});
+  inv.argv = {"/bin/sh", "-c", R"(echo '{"metrics": {"total_s": 0.5}}'; exit 4)"};
+  auto s = run_benchmark(inv);
+  EXPECT_EQ(s.status, sample_status::failed);
+  EXPECT_NE(s.error.find("ok_exit_codes"), std::string::npos) << s.error;
+  EXPECT_FALSE(s.metrics.contains("planted.total_s"));
+  inv.ok_exit_codes = {0, 4};
+  s = run_benchmark(inv);
+  ASSERT_EQ(s.status, sample_status::ok) << s.error;
+  EXPECT_EQ(s.exit_code, 4);
+  EXPECT_DOUBLE_EQ(s.metrics.at("planted.total_s"), 0.5);
+}
+
 TEST(run_benchmark, exit_zero_without_metrics_is_no_metrics) {
   const auto s = run_benchmark(invocation(output_format::json, {"print", R"({"checks": {"verified": true}})"}));
   EXPECT_EQ(s.status, sample_status::no_metrics);
