@@ -254,6 +254,38 @@ TEST(any_build, a_program_built_in_a_subfolder_is_found_through_the_file_api) {
   EXPECT_TRUE(seen) << r.out;
 }
 
+TEST(any_build, a_makefile_project_builds_per_variant_with_var_toggles_in_argv_and_environment) {
+  scratch dir("makefile");
+  const fs::path proj = dir.path() / "proj";
+  fs::create_directories(proj);
+  // WORK comes from the command line ({WORK} in build.command), EXTRA from the environment
+  // (make imports it): both kinds of reach of a `var` toggle.
+  std::ofstream(proj / "Makefile") << "EXTRA ?= 0\nout/bench: bench.c\n\tmkdir -p out\n"
+                                      "\tcc -O2 -DWORK=$(WORK) -DEXTRA=$(EXTRA) bench.c -o out/bench\n";
+  std::ofstream(proj / "bench.c") << "#include <stdio.h>\nint main(void) { printf(\"{\\\"metrics\\\": {\\\"work\\\": %d}}\\n\", "
+                                     "WORK * (1 + EXTRA)); return 0; }\n";
+  std::ofstream(proj / "abtest.json") << R"({"project": "mk",
+    "build": {"system": "command", "command": ["make", "WORK={WORK}"], "bin": "out", "targets": ["bench"]},
+    "toggles": [{"id": "W", "var": "WORK", "levels": ["100", "200"]}, {"id": "X", "var": "EXTRA", "levels": ["0", "1"]}],
+    "benchmarks": [{"name": "mk", "format": "json", "warmups": 0, "command": ["{bin}/bench"]}]})";
+  ASSERT_EQ(git(proj, {"init", "-q"}).code, 0);
+  ASSERT_EQ(git(proj, {"add", "-A"}).code, 0);
+  ASSERT_EQ(git(proj, {"commit", "-q", "-m", "a Makefile project"}).code, 0);
+  const auto r = run_abtest({"--json", "--manifest", (proj / "abtest.json").string(), "--db", (dir.path() / "r.db").string(), "run",
+                             "--toggle", "W", "--variant", "X", "--variant", "W+X", "--rounds", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  std::map<std::string, double> ratio;
+  for (const auto& v : j["verdicts"])
+    if (v["metric"] == "mk.work") ratio[v["variant"]] = v["ratio"].get<double>();
+  EXPECT_NEAR(ratio["W"], 2.0, 1e-12) << j.dump(2);
+  EXPECT_NEAR(ratio["X"], 2.0, 1e-12);
+  EXPECT_NEAR(ratio["W+X"], 4.0, 1e-12);
+  // Each variant built in its own worktree: the in-source build of one never serves another.
+  for (const char* v : {"base", "W", "X", "W+X"}) EXPECT_TRUE(fs::exists(proj / ".abtest/build" / v / "src/out/bench")) << v;
+  EXPECT_FALSE(fs::exists(proj / "out"));
+}
+
 TEST(any_build, init_writes_a_manifest_that_abtest_builds_and_never_overwrites_one) {
   planted_repo p;
   fs::remove(p.repo / "abtest.json");
