@@ -129,7 +129,7 @@ void probe_cmake(const fs::path& source, const fs::path& probe_dir, project_draf
   if (!benchmarks.empty())
     d.guessed.push_back(fmt::format("{} Google Benchmark program(s): {}", benchmarks.size(), fmt::join(targets, ", ")));
   if (!other.empty())
-    d.to_do.push_back(fmt::format("{} look like benchmark programs that do not use Google Benchmark: add each under \"benchmarks\" "
+    d.to_do.push_back(fmt::format("not Google Benchmark, but named like benchmark programs: {} — add each under \"benchmarks\" "
                                   "with format \"json\" (one JSON object on stdout) or \"lines\" and a pattern",
                                   fmt::join(other, ", ")));
 }

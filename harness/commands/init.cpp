@@ -56,8 +56,13 @@ int init(const init_flags& f, const global_options& g) {
     for (const auto& s : d.to_do) fmt::print("  - {}\n", s);
   }
   if (!invalid.empty()) fmt::print("\nnot usable yet: {}\n", invalid);
-  else fmt::print("\nnext: abtest build   (then abtest run --toggle {} --rounds 10)\n",
-                  d.manifest["toggles"].empty() ? "ID" : d.manifest["toggles"][0]["id"].get<std::string>());
+  else {
+    // Name one benchmark: a project whose every test links Google Benchmark gets many, and a
+    // plain `abtest build` would build them all.
+    const std::string bench = d.manifest["benchmarks"].empty() ? "NAME" : d.manifest["benchmarks"][0]["name"].get<std::string>();
+    fmt::print("\nnext: abtest build --bench {0}   (then abtest run --toggle {1} --bench {0} --rounds 10)\n", bench,
+               d.manifest["toggles"].empty() ? "ID" : d.manifest["toggles"][0]["id"].get<std::string>());
+  }
   return 0;
 }
 
