@@ -9,7 +9,6 @@
 #include "bench/proof_run.hpp"
 #include "circuits/sha256_native.hpp"
 #include "groth16/pipeline.hpp"
-#include "r1cs/synthesize.hpp"
 
 namespace zk::bench {
 
@@ -23,22 +22,22 @@ int mode_batch(int argc, char** argv) {
     // at once here); its time is taken out of total_s.
     circuits::sha256_hasher hasher;
     double digest_s = 0;
-    auto synthesize = [&](size_t i) {
+    auto synthesize_one = [&](size_t i) {
       // One partition per call: A2's reservation, when built in, covers just this partition.
-      auto one = r1cs::synthesize_partitions(std::span<const circuits::porep_circuit>(&job.synth.circuits[i], 1),
-                                             job.synth.hint);
-      return std::move(one[0]);
+      return synthesize(job.synth, i, 1);
     };
-    auto inspect = [&](size_t, const r1cs::proving_assignment<>& pa) {
+    auto inspect = [&](size_t, const synthesized& one) {
       const auto d0 = clock_type::now();
-      for (const std::vector<fr>* v : {&pa.a, &pa.b, &pa.c})
-        hasher.update({reinterpret_cast<const uint8_t*>(v->data()), v->size() * sizeof(fr)});
-      out.public_inputs.emplace_back(pa.input_assignment.begin() + 1, pa.input_assignment.end());
+      const groth16::assignment_view v = one.view(0);
+      for (const std::span<const fr> s : {v.a, v.b, v.c})
+        hasher.update({reinterpret_cast<const uint8_t*>(s.data()), s.size() * sizeof(fr)});
+      const std::span<const fr> inputs = one.public_inputs(0);
+      out.public_inputs.emplace_back(inputs.begin(), inputs.end());
       digest_s += std::chrono::duration<double>(clock_type::now() - d0).count();
     };
     groth16::pipeline_timings pt;
     const auto t0 = clock_type::now();
-    out.proofs = groth16::prove_pipelined(job.params, job.synth.circuits.size(), synthesize, inspect, rng, opt, &pt);
+    out.proofs = groth16::prove_pipelined(job.params, job.synth.partitions(), synthesize_one, inspect, rng, opt, &pt);
     out.total_s = std::chrono::duration<double>(clock_type::now() - t0).count() - digest_s;
     out.synthesis_s = pt.synthesis_s;
     out.prove = pt.prove;

@@ -7,9 +7,7 @@
 
 #include "bench/mode.hpp"
 #include "bench/proof_run.hpp"
-#include "circuits/assignment_digest.hpp"
 #include "groth16/prover.hpp"
-#include "r1cs/synthesize.hpp"
 
 namespace zk::bench {
 
@@ -19,17 +17,19 @@ int mode_single(int argc, char** argv) {
                            std::mt19937_64& rng, proof_outcome& out) {
     using clock_type = std::chrono::steady_clock;
     const auto t0 = clock_type::now();
-    auto pas = r1cs::synthesize_partitions(std::span<const circuits::porep_circuit>(job.synth.circuits), job.synth.hint);
+    const synthesized pas = synthesize_all(job.synth);
     const auto t1 = clock_type::now();
-    std::vector<groth16::assignment_view> views;
-    for (const auto& pa : pas) views.push_back(groth16::view_of(pa));
+    const std::vector<groth16::assignment_view> views = pas.views();
     out.proofs = groth16::prove_batch(job.params, views, rng, opt, &out.prove);
     const auto t2 = clock_type::now();
     out.synthesis_s = std::chrono::duration<double>(t1 - t0).count();
     out.total_s = std::chrono::duration<double>(t2 - t0).count();
 
-    out.digest = circuits::assignment_digest(pas);
-    for (const auto& pa : pas) out.public_inputs.emplace_back(pa.input_assignment.begin() + 1, pa.input_assignment.end());
+    out.digest = pas.digest();
+    for (size_t i = 0; i < pas.size(); ++i) {
+      const std::span<const fr> inputs = pas.public_inputs(i);
+      out.public_inputs.emplace_back(inputs.begin(), inputs.end());
+    }
   });
 }
 

@@ -47,7 +47,7 @@ int mode_synth_only(int argc, char** argv) {
     const synth_job job = prepare_synth_job(preset, seed, input, count_only);
     if (count_only) {
       fmt::print("preset {}: {} partitions x {} constraints ({} aux, {} inputs)\nlc shape: {}\n", preset,
-                 job.circuits.size(), job.hint.num_constraints, job.hint.num_aux, job.hint.num_inputs,
+                 job.partitions(), job.hint.num_constraints, job.hint.num_aux, job.hint.num_inputs,
                  describe_shape(job.shape));
       return 0;
     }
@@ -70,13 +70,13 @@ int mode_synth_only(int argc, char** argv) {
           {"checks", {{"digest", digest}}},
           {"backend", "cpu"},
           {"context", {{"preset", preset}, {"seed", job.vanilla.seed}, {"iterations", iterations},
-                       {"partitions", job.circuits.size()}, {"constraints_per_partition", job.hint.num_constraints},
+                       {"partitions", job.partitions()}, {"constraints_per_partition", job.hint.num_constraints},
                        {"aux_per_partition", job.hint.num_aux}, {"a1_inline_cap", a1_inline_cap()},
                        {"a2_presize", a2_presize()}, {"threads", 1}, {"iteration_s", seconds},
                        {"lc_shape", describe_shape(job.shape)}, {"maxrss_mib", ru.ru_maxrss / 1024.0}}}};
       std::cout << out.dump() << '\n';
     } else {
-      fmt::print("preset {}: {} partitions x {} constraints, A1={} A2={}\n", preset, job.circuits.size(),
+      fmt::print("preset {}: {} partitions x {} constraints, A1={} A2={}\n", preset, job.partitions(),
                  job.hint.num_constraints, a1_inline_cap(), a2_presize() ? "on" : "off");
       fmt::print("lc shape: {}\n", describe_shape(job.shape));
       fmt::print("synthesis: {:.3f} s median of {} ({:.2f} M constraints/s, 1 thread), digest {}\n", synthesis_s,

@@ -15,7 +15,6 @@
 #include "ec/serialize.hpp"
 #include "groth16/digest.hpp"
 #include "gpu/api.hpp"
-#include "groth16/setup.hpp"
 #include "groth16/snarkjs_export.hpp"
 #include "groth16/verifier.hpp"
 
@@ -86,8 +85,7 @@ proof_job prepare_proof_job(const proof_flags& flags) {
     cache = env && *env ? env : ".abtest/params";
   }
   const auto t0 = std::chrono::steady_clock::now();
-  job.params = groth16::load_or_setup(job.synth.circuits.at(0), flags.param_seed, cache, flags.threads,
-                                      &job.params_from_cache);
+  job.params = load_or_setup_parameters(job.synth, flags.param_seed, cache, flags.threads, &job.params_from_cache);
   job.params_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return job;
 }

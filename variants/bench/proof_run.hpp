@@ -49,6 +49,11 @@ int resolve_backend(const proof_flags& flags, groth16::backend* out);
 
 proof_job prepare_proof_job(const proof_flags& flags);
 
+// The parameters of the job's circuit (partition 0; every partition has the same shape) for
+// `param_seed`, from `cache_dir` or made by the setup and stored there (setup_job.cpp).
+groth16::parameters load_or_setup_parameters(const synth_job& job, uint64_t param_seed, const std::string& cache_dir,
+                                             unsigned threads, bool* from_cache);
+
 struct proof_outcome {
   double total_s = 0, synthesis_s = 0, verify_s = 0;
   groth16::prover_timings prove;

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("seed", std::to_string(opt.seed));
     benchmark::AddCustomContext("a1_inline_cap", std::to_string(zk::bench::a1_inline_cap()));
     benchmark::AddCustomContext("a2_presize", zk::bench::a2_presize() ? "1" : "0");
-    benchmark::AddCustomContext("partitions", std::to_string(job.circuits.size()));
+    benchmark::AddCustomContext("partitions", std::to_string(job.partitions()));
     benchmark::AddCustomContext("constraints_per_partition", std::to_string(job.hint.num_constraints));
     benchmark::AddCustomContext("aux_per_partition", std::to_string(job.hint.num_aux));
     benchmark::AddCustomContext("lc_shape", zk::bench::describe_shape(s));

@@ -1,4 +1,4 @@
-// Prepares and runs the synthesis workload; the only bench file that reads the A1 / A2 toggles.
+// Prepares and runs the synthesis workload; with setup_job.cpp, the only bench files that read A1 / A2.
 #include "bench/synth_job.hpp"
 
 #include <chrono>
@@ -10,6 +10,8 @@
 #include "abtest/toggles/a1.hpp"
 #include "abtest/toggles/a2.hpp"
 #include "circuits/assignment_digest.hpp"
+#include "circuits/porep_circuit.hpp"
+#include "r1cs/counting_cs.hpp"
 #include "r1cs/synthesize.hpp"
 
 namespace zk::bench {
@@ -33,13 +35,47 @@ synth_job prepare_synth_job(const std::string& preset_name, uint64_t seed, const
     }
     job.vanilla = circuits::generate_porep_vanilla(*job.preset, seed);
   }
-  for (const auto& w : job.vanilla.partitions) job.circuits.push_back({job.preset, &w});
+  if (job.vanilla.partitions.empty()) throw std::runtime_error("the PoRep inputs hold no partition");
   r1cs::counting_cs<> count;
   count.alloc_input(r1cs::detail::no_name, fr::one());
-  job.circuits.at(0).synthesize(count);
+  circuits::porep_circuit{job.preset, &job.vanilla.partitions[0]}.synthesize(count);
   job.hint = count.hint();
   job.shape = count.shape();
   return job;
+}
+
+struct synthesized::assignments {
+  std::vector<r1cs::proving_assignment<>> partitions;
+};
+
+synthesized::synthesized() : assignments_(std::make_unique<assignments>()) {}
+synthesized::synthesized(synthesized&&) noexcept = default;
+synthesized& synthesized::operator=(synthesized&&) noexcept = default;
+synthesized::~synthesized() = default;
+
+size_t synthesized::size() const { return assignments_->partitions.size(); }
+
+groth16::assignment_view synthesized::view(size_t i) const { return groth16::view_of(assignments_->partitions.at(i)); }
+
+std::vector<groth16::assignment_view> synthesized::views() const {
+  std::vector<groth16::assignment_view> out;
+  for (const auto& pa : assignments_->partitions) out.push_back(groth16::view_of(pa));
+  return out;
+}
+
+std::span<const fr> synthesized::public_inputs(size_t i) const {
+  return std::span<const fr>(assignments_->partitions.at(i).input_assignment).subspan(1);
+}
+
+std::string synthesized::digest() const { return circuits::assignment_digest(assignments_->partitions); }
+
+synthesized synthesize(const synth_job& job, size_t first, size_t count) {
+  if (first + count > job.partitions()) throw std::out_of_range("synthesize: partition out of range");
+  std::vector<circuits::porep_circuit> circuits;
+  for (size_t i = first; i < first + count; ++i) circuits.push_back({job.preset, &job.vanilla.partitions[i]});
+  synthesized out;
+  out.assignments_->partitions = r1cs::synthesize_partitions(std::span<const circuits::porep_circuit>(circuits), job.hint);
+  return out;
 }
 
 synth_result run_synthesis(const synth_job& job, bool with_digest, const std::function<void()>& after_timing) {
@@ -51,11 +87,11 @@ synth_result run_synthesis(const synth_job& job, bool with_digest, const std::fu
   };
   const double cpu_start = cpu_now();
   const auto start = std::chrono::steady_clock::now();
-  auto pas = r1cs::synthesize_partitions(std::span<const circuits::porep_circuit>(job.circuits), job.hint);
+  const synthesized all = synthesize_all(job);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.cpu_seconds = cpu_now() - cpu_start;
   if (after_timing) after_timing();
-  if (with_digest) r.digest = circuits::assignment_digest(pas);
+  if (with_digest) r.digest = all.digest();
   return r;
 }
 

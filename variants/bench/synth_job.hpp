@@ -1,6 +1,12 @@
 // One synthesis workload of the PoRep-shaped circuit, shared by synth-bench and porep-bench: inputs
 // prepared (generated or loaded) and counted outside any timed region, then synthesized with the
 // variant's A1 / A2 levels.
+//
+// Only synth_job.cpp (and setup_job.cpp, whose keypair assembly synthesizes too) instantiates the
+// circuit: the type of a proving assignment depends on A1's inline capacity, so this header hands
+// out what the prover reads (spans) instead. A variant that changes A1 or A2 then recompiles those
+// two files, not every mode of porep-bench (DESIGN §5: variants share every object a toggle does
+// not touch).
 #pragma once
 
 #include <cstddef>
@@ -10,20 +16,54 @@
 #include <string>
 #include <vector>
 
-#include "circuits/porep_circuit.hpp"
-#include "r1cs/counting_cs.hpp"
+#include <memory>
+#include <span>
+
+#include "circuits/porep_preset.hpp"
+#include "circuits/porep_vanilla.hpp"
+#include "ff/fr.hpp"
+#include "groth16/prover.hpp"
+#include "r1cs/sizes.hpp"
 
 namespace zk::bench {
 
 struct synth_job {
   const circuits::porep_preset* preset = nullptr;
-  circuits::porep_vanilla vanilla;
-  std::vector<circuits::porep_circuit> circuits;  // one per partition, pointing into `vanilla`
-  r1cs::size_hint hint;                           // per partition (partitions are the same size)
-  r1cs::lc_shape shape;                           // of partition 0
+  circuits::porep_vanilla vanilla;  // one witness per partition
+  r1cs::size_hint hint;             // per partition (partitions are the same size)
+  r1cs::lc_shape shape;             // of partition 0
 
-  size_t total_constraints() const { return hint.num_constraints * circuits.size(); }
+  size_t partitions() const { return vanilla.partitions.size(); }
+  size_t total_constraints() const { return hint.num_constraints * partitions(); }
 };
+
+// The proving assignments of synthesized partitions, with the build's A1 level inside.
+class synthesized {
+ public:
+  synthesized();
+  synthesized(synthesized&&) noexcept;
+  synthesized& operator=(synthesized&&) noexcept;
+  ~synthesized();
+
+  size_t size() const;
+  groth16::assignment_view view(size_t i) const;  // valid while this object lives
+  std::vector<groth16::assignment_view> views() const;
+  std::span<const fr> public_inputs(size_t i) const;  // without the leading one
+  std::string digest() const;                         // circuits::assignment_digest of a, b, c
+
+ private:
+  struct assignments;
+  std::unique_ptr<assignments> assignments_;
+  friend synthesized synthesize(const synth_job&, size_t, size_t);
+};
+
+// Synthesizes partitions [first, first + count) of the job with the toggles' levels (A2 reserves
+// from the job's hint).
+synthesized synthesize(const synth_job& job, size_t first, size_t count);
+inline synthesized synthesize_all(const synth_job& job) { return synthesize(job, 0, job.partitions()); }
+
+// The view of a one-partition set, found by groth16::prove_pipelined's unqualified view_of(pa).
+inline groth16::assignment_view view_of(const synthesized& one) { return one.view(0); }
 
 // Generates the inputs for `preset_name` (or loads `input_file`, written by `porep-bench
 // gen-vanilla`), then runs the counting pass. Throws std::invalid_argument / std::runtime_error

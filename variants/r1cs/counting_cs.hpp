@@ -2,28 +2,16 @@
 // terms per row, the share of short rows, and A/B aux densities (DESIGN §10's target figures).
 #pragma once
 
-#include <array>
 #include <cstddef>
 
 #include "ff/fr.hpp"
 #include "r1cs/density_tracker.hpp"
 #include "r1cs/linear_combination.hpp"
 #include "r1cs/proving_assignment.hpp"
+#include "r1cs/sizes.hpp"
 #include "r1cs/variable.hpp"
 
 namespace zk::r1cs {
-
-struct lc_shape {
-  size_t rows = 0;
-  std::array<size_t, 3> terms{};       // total terms in A, B, C
-  std::array<size_t, 3> short_rows{};  // rows with ≤ 3 terms
-  size_t num_aux = 0, a_aux_dense = 0, b_aux_dense = 0;
-
-  double mean_terms(size_t m) const { return rows ? double(terms[m]) / double(rows) : 0.0; }
-  double short_share(size_t m) const { return rows ? double(short_rows[m]) / double(rows) : 0.0; }
-  double a_aux_density() const { return num_aux ? double(a_aux_dense) / double(num_aux) : 0.0; }
-  double b_aux_density() const { return num_aux ? double(b_aux_dense) / double(num_aux) : 0.0; }
-};
 
 template <size_t InlineCap = ABTEST_A1_INLINE_CAP>
 class counting_cs {

@@ -9,17 +9,10 @@
 #include "ff/fr.hpp"
 #include "r1cs/density_tracker.hpp"
 #include "r1cs/linear_combination.hpp"
+#include "r1cs/sizes.hpp"
 #include "r1cs/variable.hpp"
 
 namespace zk::r1cs {
-
-// Final sizes of one partition's assignment; num_constraints counts the input constraints the
-// prover appends after synthesis (one per input, as bellman does).
-struct size_hint {
-  size_t num_inputs = 0;
-  size_t num_aux = 0;
-  size_t num_constraints = 0;
-};
 
 template <size_t InlineCap = ABTEST_A1_INLINE_CAP>
 class proving_assignment {

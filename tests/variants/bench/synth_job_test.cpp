@@ -15,7 +15,7 @@ namespace {
 
 TEST(synth_job, tiny_is_counted_before_synthesis) {
   const synth_job job = prepare_synth_job("tiny", 1);
-  EXPECT_EQ(job.circuits.size(), 2u);
+  EXPECT_EQ(job.partitions(), 2u);
   EXPECT_EQ(job.hint.num_constraints, 150071u + 5u);  // circuit rows + one per input
   EXPECT_EQ(job.hint.num_inputs, 5u);
   EXPECT_EQ(job.total_constraints(), 2 * job.hint.num_constraints);
