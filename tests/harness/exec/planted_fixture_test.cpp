@@ -24,7 +24,7 @@ const fs::path build_root = ABTEST_PLANTED_BUILD_DIR;
 constexpr std::uint64_t units = 80'000;  // the fixture's default base work per repetition
 
 const char* const toggle_options[] = {"PLANTED_SLOW",   "PLANTED_NULL",  "PLANTED_PAIR1", "PLANTED_PAIR2",
-                                      "PLANTED_BROKEN", "PLANTED_CRASH", "PLANTED_DIGEST"};
+                                      "PLANTED_BROKEN", "PLANTED_CRASH", "PLANTED_DIGEST", "PLANTED_LAYOUT"};
 
 // Configures `folder` with every toggle set explicitly (the named ones ON, SIZE as given) and
 // builds `targets`; returns the build's process result (configure failures fail the test).
@@ -121,6 +121,16 @@ TEST(planted_fixture, null_builds_byte_identical_binaries_in_another_folder) {
     ASSERT_FALSE(base.empty()) << binary;
     EXPECT_TRUE(base == file_bytes(build_root / "null" / binary)) << binary << " differs between base and NULL";
   }
+}
+
+TEST(planted_fixture, layout_moves_code_and_changes_nothing_that_runs) {
+  ASSERT_EQ(build("work", {}).exit_code, 0);
+  const std::string base = file_bytes(build_root / "work" / "planted-bench");
+  const auto base_checks = run("work").checks;
+  ASSERT_EQ(build("layout", {{"PLANTED_LAYOUT", "ON"}}).exit_code, 0);
+  EXPECT_FALSE(base == file_bytes(build_root / "layout" / "planted-bench")) << "LAYOUT must change the binary";
+  EXPECT_EQ(work_count("layout"), units);
+  EXPECT_EQ(run("layout").checks, base_checks) << "LAYOUT must not change what the program computes";
 }
 
 TEST(planted_fixture, slow_adds_exactly_30_percent_work_and_keeps_the_digest) {
