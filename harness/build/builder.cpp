@@ -24,6 +24,7 @@
 #include "harness/build/file_text.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/exec/git.hpp"
 #include "harness/exec/process.hpp"
 
 namespace abtest {
@@ -243,19 +244,8 @@ system_result build_command(const build_job& j) {
   const auto levels = j.v.all_levels(j.m);
   for (const auto& t : j.m.toggles)
     if (t.kind == toggle_kind::var) values[t.var] = env[t.var] = levels.at(t.id);
-  static const std::regex placeholder("\\{([^{}]*)\\}");
   std::vector<std::string> argv;
-  for (const auto& arg : j.m.build.command) {
-    std::string out;
-    auto begin = arg.cbegin();
-    for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder), end; it != end; ++it) {
-      out.append(begin, arg.cbegin() + it->position());
-      out += values.at((*it)[1]);
-      begin = arg.cbegin() + it->position() + it->length();
-    }
-    out.append(begin, arg.cend());
-    argv.push_back(std::move(out));
-  }
+  for (const auto& arg : j.m.build.command) argv.push_back(expand_placeholders(arg, values));
   if (j.without_cuda)
     for (const auto& a : j.m.build.without_cuda_args) argv.push_back(a);
   r.ok = j.run(argv, j.source, env);
@@ -268,15 +258,11 @@ system_result build_command(const build_job& j) {
 
 source_state read_source_state(const fs::path& dir) {
   source_state s;
-  exec::process_options o;
-  o.hardware_counters = false;
-  o.argv = {"git", "-C", dir.string(), "rev-parse", "HEAD"};
-  const auto head = exec::run_process(o);
-  if (!head.started || head.exit_code != 0) return s;
-  s.commit = head.out.head.substr(0, head.out.head.find('\n'));
-  o.argv = {"git", "-C", dir.string(), "status", "--porcelain", "--untracked-files=no"};
-  const auto status = exec::run_process(o);
-  s.dirty = status.started && status.exit_code == 0 && !status.out.head.empty();
+  const exec::git_result head = exec::run_git(dir, {"rev-parse", "HEAD"});
+  if (!head.ok) return s;
+  s.commit = head.out.substr(0, head.out.find('\n'));
+  const exec::git_result status = exec::run_git(dir, {"status", "--porcelain", "--untracked-files=no"});
+  s.dirty = status.ok && !status.out.empty();
   return s;
 }
 

@@ -10,31 +10,13 @@
 
 #include "harness/build/file_text.hpp"
 #include "harness/core/sha256.hpp"
-#include "harness/exec/process.hpp"
+#include "harness/exec/git.hpp"
 
 namespace abtest {
 namespace fs = std::filesystem;
 namespace {
 
-struct git_result {
-  bool ok = false;
-  std::string out, err;
-};
-
-git_result git(const fs::path& dir, std::vector<std::string> args) {
-  exec::process_options o;
-  o.hardware_counters = false;
-  o.timeout_s = 300;
-  o.argv = {"git", "-C", dir.string()};
-  o.argv.insert(o.argv.end(), args.begin(), args.end());
-  const auto r = exec::run_process(o);
-  git_result g;
-  g.ok = r.started && r.exit_code == 0;
-  g.out = r.out.head;
-  g.err = r.started ? r.err.head : r.error;
-  while (!g.out.empty() && g.out.back() == '\n') g.out.pop_back();
-  return g;
-}
+exec::git_result git(const fs::path& dir, const std::vector<std::string>& args) { return exec::run_git(dir, args); }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 

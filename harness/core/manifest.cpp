@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "harness/core/errors.hpp"
-#include "harness/exec/process.hpp"
+#include "harness/exec/git.hpp"
 
 namespace abtest {
 namespace {
@@ -511,16 +511,10 @@ manifest load_manifest(const std::filesystem::path& path) {
 
 void check_sources(const manifest& m) {
   const validator v(m.path);
-  const auto git = [&](std::vector<std::string> args) {
-    exec::process_options o;
-    o.hardware_counters = false;
-    o.argv = {"git", "-C", m.source_dir.string()};
-    o.argv.insert(o.argv.end(), args.begin(), args.end());
-    return exec::run_process(o);
-  };
+  const auto git = [&](std::vector<std::string> args) { return exec::run_git(m.source_dir, args); };
   if (m.needs_worktrees()) {
     const auto top = git({"rev-parse", "--show-toplevel"});
-    if (!top.started || top.exit_code != 0)
+    if (!top.ok)
       v.fail("source_dir", fmt::format("{} is not in a git repository", m.source_dir.string()),
              m.build.system == build_system::command
                  ? "a command build runs in a git worktree per variant: `git init && git add -A && git commit` the project first"
@@ -533,7 +527,7 @@ void check_sources(const manifest& m) {
       v.fail(where, fmt::format("no patch file {}", t.patch.string()), "give the diff's path relative to the manifest's folder");
     if (t.kind == toggle_kind::revert) {
       const auto r = git({"rev-parse", "--verify", "--quiet", t.revert + "^{commit}"});
-      if (!r.started || r.exit_code != 0)
+      if (!r.ok)
         v.fail(where, fmt::format("\"{}\" is not a commit of {}", t.revert, m.source_dir.string()),
                "give a commit of the project's history (`git log --oneline` lists them)");
     }
@@ -546,9 +540,23 @@ std::filesystem::path locate_manifest(const std::string& flag) {
   return "abtest.json";
 }
 
+std::string expand_placeholders(const std::string& arg, const std::map<std::string, std::string>& values) {
+  std::string out;
+  auto begin = arg.cbegin();
+  for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {
+    out.append(begin, arg.cbegin() + it->position());
+    out += values.at((*it)[1]);
+    begin = arg.cbegin() + it->position() + it->length();
+  }
+  out.append(begin, arg.cend());
+  return out;
+}
+
 std::vector<std::string> expand_command(const benchmark_spec& bench, const std::filesystem::path& bin,
                                         const std::map<std::string, std::string>& params,
                                         const std::map<std::string, std::filesystem::path>& programs) {
+  std::map<std::string, std::string> values = params;
+  values["bin"] = bin.string();
   std::vector<std::string> argv;
   for (const auto& arg : bench.command) {
     // `{bin}/NAME` anywhere (e.g. behind a wrapper: ["taskset", "-c", "1", "{bin}/bench"]).
@@ -558,17 +566,7 @@ std::vector<std::string> expand_command(const benchmark_spec& bench, const std::
         continue;
       }
     }
-    std::string out;
-    auto begin = arg.cbegin();
-    for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {
-      out.append(begin, arg.cbegin() + it->position());
-      const std::string name = (*it)[1];
-      if (name == "bin") out += bin.string();
-      else out += params.at(name);
-      begin = arg.cbegin() + it->position() + it->length();
-    }
-    out.append(begin, arg.cend());
-    argv.push_back(std::move(out));
+    argv.push_back(expand_placeholders(arg, values));
   }
   return argv;
 }

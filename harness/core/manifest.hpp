@@ -114,6 +114,9 @@ void check_sources(const manifest& m);
 // --manifest PATH, else $ABTEST_MANIFEST, else ./abtest.json.
 std::filesystem::path locate_manifest(const std::string& flag);
 
+// `arg` with every {NAME} replaced by values.at(NAME); the manifest's checks made sure each exists.
+std::string expand_placeholders(const std::string& arg, const std::map<std::string, std::string>& values);
+
 // The benchmark's command with {bin} and {param} replaced. Unknown placeholders were rejected at
 // load time, so this cannot fail for a loaded manifest. A program `{bin}/NAME` whose NAME is in
 // `programs` (target → file, from the build) is replaced by that file wherever the build put it.
