@@ -144,8 +144,9 @@ std::string html_exporter::render(const report_data& r) const {
     s += "<h2>Verdicts</h2>\n" +
          table({"variant", "metric", "n", "baseline", "candidate", "change", "95% CI", "p (Holm)", "verdict"}, rows);
   }
-  // A bisection's terms as culprits and offsets (DESIGN §9).
-  for (const auto& [role, heading] : {std::pair{"culprit", "Culprits (pushing the way of the verdict)"},
+  // A bisection's terms as culprits and offsets (DESIGN §9); other experiments' effects in one table.
+  for (const auto& [role, heading] : {std::pair{"", "Effects (change attributed to each term)"},
+                                      std::pair{"culprit", "Culprits (pushing the way of the verdict)"},
                                       std::pair{"offset", "Offsets (pulling the other way)"}}) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& e : r.effects)
@@ -153,8 +154,10 @@ std::string html_exporter::render(const report_data& r) const {
         rows.push_back({e.metric, e.term, format_change(std::exp(e.estimate)),
                         e.ci_low && e.ci_high ? fmt::format("[{}, {}]", format_change(std::exp(*e.ci_low)),
                                                             format_change(std::exp(*e.ci_high)))
-                                              : "—"});
-    if (!rows.empty()) s += "<h2>" + std::string(heading) + "</h2>\n" + table({"metric", "term", "change", "95% CI"}, rows);
+                                              : "—",
+                        format_number(e.p_adjusted)});
+    if (!rows.empty())
+      s += "<h2>" + std::string(heading) + "</h2>\n" + table({"metric", "term", "change", "95% CI", "p (Holm)"}, rows);
   }
   if (!r.distributions.empty())
     s += figure("Distribution per variant: " + r.headline_metric, distributions_plot(r), 1000, 420);
