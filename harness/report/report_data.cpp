@@ -152,8 +152,15 @@ report_data load_nightly(db::results_store& store) {
                               std::string(db::to_string(c.state)), c.magnitude, c.p_value});
   sort_for_reading(r.changepoints);
   // One point per night: an experiment, or the shards of one group (the mean of their medians).
+  // A night's time is its first experiment's, so that every series' point of one night has the same
+  // time and the plots can align the series (a variant may be measured by a later shard only).
   std::map<std::string, std::string> night_of;
-  for (const auto& e : latest) night_of[e.id] = group_of(e).empty() ? e.id : "group " + group_of(e);
+  std::map<std::string, db::time_point> night_time;
+  for (const auto& e : latest) {
+    const std::string key = group_of(e).empty() ? e.id : "group " + group_of(e);
+    night_of[e.id] = key;
+    if (const auto [it, fresh] = night_time.emplace(key, e.started_at); !fresh && e.started_at < it->second) it->second = e.started_at;
+  }
   for (const auto& [variant, metric] : store.series_keys(db::experiment_kind::nightly)) {
     trend t{variant, metric, {}};
     std::string last_experiment, last_night;
@@ -164,7 +171,7 @@ report_data load_nightly(db::results_store& store) {
       last_experiment = p.experiment_id;
       const std::string& key = night_of[p.experiment_id];
       if (key != last_night || t.points.empty()) {
-        t.points.emplace_back(db::format_utc(p.started_at), p.median);
+        t.points.emplace_back(db::format_utc(night_time.count(key) ? night_time[key] : p.started_at), p.median);
         last_night = key;
         sum = 0;
         n = 0;
