@@ -41,6 +41,30 @@ void sort_for_reading(std::vector<db::verdict_record>& rows) {
   });
 }
 
+// The sign of a worse value on the log scale: +1 for times, sizes and counts, −1 for rates.
+double worse_sign(const std::string& metric) { return stats::better_for(metric) == stats::better::lower ? 1.0 : -1.0; }
+
+// Effects as the verdicts: the terms whose whole CI lies on the worse side first, then by |effect|.
+void sort_for_reading(std::vector<effect_row>& rows) {
+  const auto regression = [](const effect_row& e) {
+    const double w = worse_sign(e.metric);
+    return e.ci_low && e.ci_high && std::min(*e.ci_low * w, *e.ci_high * w) > 0;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const effect_row& a, const effect_row& b) {
+    if (regression(a) != regression(b)) return regression(a);
+    return std::fabs(a.estimate) > std::fabs(b.estimate);
+  });
+}
+
+// Change points: the open (state new) ones that made the metric worse first, then by |magnitude|.
+void sort_for_reading(std::vector<changepoint_row>& rows) {
+  const auto alarm = [](const changepoint_row& c) { return c.state == "new" && c.magnitude * worse_sign(c.metric) > 0; };
+  std::stable_sort(rows.begin(), rows.end(), [&](const changepoint_row& a, const changepoint_row& b) {
+    if (alarm(a) != alarm(b)) return alarm(a);
+    return std::fabs(a.magnitude) > std::fabs(b.magnitude);
+  });
+}
+
 // DESIGN §9: a bisection's term is a culprit when it pushes the way of the bisection's overall
 // verdict (stored as its verdict row for the searched metric), an offset when it pulls the other way.
 void assign_roles(std::vector<effect_row>& effects, const std::vector<db::verdict_record>& verdicts) {
@@ -67,6 +91,7 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
   r.verdicts = store.list_verdicts(id);
   sort_for_reading(r.verdicts);
   for (const auto& x : store.list_effects(id)) r.effects.push_back({x.metric, x.term, x.estimate, x.ci_low, x.ci_high, x.p_adjusted, ""});
+  sort_for_reading(r.effects);
   if (e->kind == db::experiment_kind::bisect) assign_roles(r.effects, r.verdicts);
   // per arm: metric → values of the measured, successful samples
   std::map<int, std::map<std::string, std::vector<double>>> by_arm;
@@ -93,6 +118,7 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
     if (variants.count(c.variant))
       r.changepoints.push_back({c.id, c.variant, c.metric, c.at_experiment.value_or(""), db::format_utc(c.at_time),
                                 std::string(db::to_string(c.state)), c.magnitude, c.p_value});
+  sort_for_reading(r.changepoints);
   return r;
 }
 
@@ -124,9 +150,17 @@ report_data load_nightly(db::results_store& store) {
   for (const auto& c : store.list_changepoints())
     r.changepoints.push_back({c.id, c.variant, c.metric, c.at_experiment.value_or(""), db::format_utc(c.at_time),
                               std::string(db::to_string(c.state)), c.magnitude, c.p_value});
+  sort_for_reading(r.changepoints);
   // One point per night: an experiment, or the shards of one group (the mean of their medians).
+  // A night's time is its first experiment's, so that every series' point of one night has the same
+  // time and the plots can align the series (a variant may be measured by a later shard only).
   std::map<std::string, std::string> night_of;
-  for (const auto& e : latest) night_of[e.id] = group_of(e).empty() ? e.id : "group " + group_of(e);
+  std::map<std::string, db::time_point> night_time;
+  for (const auto& e : latest) {
+    const std::string key = group_of(e).empty() ? e.id : "group " + group_of(e);
+    night_of[e.id] = key;
+    if (const auto [it, fresh] = night_time.emplace(key, e.started_at); !fresh && e.started_at < it->second) it->second = e.started_at;
+  }
   for (const auto& [variant, metric] : store.series_keys(db::experiment_kind::nightly)) {
     trend t{variant, metric, {}};
     std::string last_experiment, last_night;
@@ -137,7 +171,7 @@ report_data load_nightly(db::results_store& store) {
       last_experiment = p.experiment_id;
       const std::string& key = night_of[p.experiment_id];
       if (key != last_night || t.points.empty()) {
-        t.points.emplace_back(db::format_utc(p.started_at), p.median);
+        t.points.emplace_back(db::format_utc(night_time.count(key) ? night_time[key] : p.started_at), p.median);
         last_night = key;
         sum = 0;
         n = 0;

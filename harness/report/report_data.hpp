@@ -50,9 +50,11 @@ struct report_data {
   // As stored, printed in JSON by to_json (verdict_json.hpp); ordered for reading: material
   // regressions first, then by the size of the effect |ln ratio|, largest first.
   std::vector<db::verdict_record> verdicts;
+  // Ordered as the verdicts: terms whose whole CI lies on the worse side first, then by |effect|.
   std::vector<effect_row> effects;
   std::vector<distribution> distributions;
   std::vector<phase_row> phases;
+  // Open (state new) changes for the worse first, then by |magnitude|.
   std::vector<changepoint_row> changepoints;
   std::vector<trend> trends;
 };

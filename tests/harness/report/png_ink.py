@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints the share of non-white pixels of a PNG (8-bit RGB/RGBA, non-interlaced), optionally within
-a band of rows: png_ink.py FILE [ROW_FROM ROW_TO]. Decodes with zlib only (PNG spec §9 filters)."""
+a band of rows: png_ink.py FILE [ROW_FROM ROW_TO]. Decodes with zlib only (PNG spec §9 filters).
+Importable: pixels(path) and ink_share(rows, bpp, x0, y0, x1, y1)."""
 import struct
 import sys
 import zlib
@@ -38,11 +39,18 @@ def pixels(path):
     return rows, bpp
 
 
-rows, bpp = pixels(sys.argv[1])
-lo, hi = (int(sys.argv[2]), int(sys.argv[3])) if len(sys.argv) > 3 else (0, len(rows))
-ink = total = 0
-for line in rows[lo:hi]:
-    for i in range(0, len(line), bpp):
-        total += 1
-        ink += min(line[i], line[i + 1], line[i + 2]) < 240
-print(f"{ink / max(total, 1):.6f}")
+def ink_share(rows, bpp, x0=0, y0=0, x1=None, y1=None):
+    """The share of pixels in the box [x0, x1) × [y0, y1) that are not white (any channel < 240)."""
+    ink = total = 0
+    for line in rows[y0:y1]:
+        x_end = len(line) // bpp if x1 is None else min(x1, len(line) // bpp)
+        for i in range(x0 * bpp, x_end * bpp, bpp):
+            total += 1
+            ink += min(line[i], line[i + 1], line[i + 2]) < 240
+    return ink / max(total, 1)
+
+
+if __name__ == "__main__":
+    rows, bpp = pixels(sys.argv[1])
+    lo, hi = (int(sys.argv[2]), int(sys.argv[3])) if len(sys.argv) > 3 else (0, len(rows))
+    print(f"{ink_share(rows, bpp, 0, lo, None, hi):.6f}")
