@@ -14,6 +14,12 @@
 #include <vector>
 
 namespace {
+void burn_ms(double ms) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(ms);
+  volatile unsigned long x = 0;
+  while (std::chrono::steady_clock::now() < until) x = x + 1;
+}
+
 void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 int usage() {
@@ -30,7 +36,8 @@ int usage() {
              "  fork-sleep S      fork a child that sleeps S; print its pid; sleep S\n"
              "  fork-linger S     fork a child that sleeps S holding stdout; print its pid; exit 0\n"
              "  spew MB           write MB MiB of 'x' lines on stdout\n"
-             "  burn MS           spin on the CPU for MS milliseconds\n",
+             "  burn MS           spin on the CPU for MS milliseconds\n"
+             "  burn-cpu MS       burn MS ms, then print `cpu N` (the CPU it ran on)\n",
              stderr);
   return 2;
 }
@@ -96,9 +103,10 @@ int main(int argc, char** argv) {
     const long lines = static_cast<long>(arg * 1024);
     for (long i = 0; i < lines; ++i) std::printf("%s\n", line.c_str());
   } else if (mode == "burn") {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(arg);
-    volatile unsigned long x = 0;
-    while (std::chrono::steady_clock::now() < until) x = x + 1;
+    burn_ms(arg);
+  } else if (mode == "burn-cpu") {
+    burn_ms(arg);
+    std::printf("cpu %d\n", sched_getcpu());
   } else {
     return usage();
   }

@@ -1,0 +1,68 @@
+// Two benchmark invocations at once, each on its own core.
+#include "harness/exec/duet.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "harness/exec/cpu_list.hpp"
+
+namespace abtest::exec {
+
+duet_cores choose_duet_cores(const std::string& pin) {
+  std::vector<int> cpus;
+  if (!pin.empty()) {
+    const cpu_list_result parsed = parse_cpu_list(pin);
+    if (!parsed.error.empty()) throw std::invalid_argument("error: --pin " + pin + ": " + parsed.error);
+    cpus = parsed.cpus;
+  } else {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  }
+  if (cpus.size() < 2) {
+    throw std::invalid_argument(fmt::format(
+        "error: --duet runs the two arms at once on two cores, and {} — give two CPUs with --pin (e.g. --pin 2,3) "
+        "or run without --duet",
+        pin.empty() ? fmt::format("this process may use {} CPU", cpus.size())
+                    : fmt::format("--pin {} names {} CPU", pin, cpus.size())));
+  }
+  return {cpus[cpus.size() - 2], cpus[cpus.size() - 1]};
+}
+
+duet_pair run_duet(benchmark_invocation a, benchmark_invocation b, const duet_cores& cores, int round) {
+  duet_pair p;
+  const bool swap = round % 2 != 0;
+  p.cpu_a = swap ? cores.second : cores.first;
+  p.cpu_b = swap ? cores.first : cores.second;
+  a.pin = std::to_string(p.cpu_a);
+  b.pin = std::to_string(p.cpu_b);
+  std::thread second([&] { p.b = run_benchmark(b); });
+  p.a = run_benchmark(a);
+  second.join();
+  const double start = std::max(p.a.started_at_unix, p.b.started_at_unix);
+  const double end = std::min(p.a.started_at_unix + p.a.duration_s, p.b.started_at_unix + p.b.duration_s);
+  p.overlap_s = std::max(0.0, end - start);
+  return p;
+}
+
+std::string multithreaded_reason(const sample_outcome& s, const std::string& bench, double slack) {
+  const auto value = [&](const char* name) {
+    const auto it = s.metrics.find(bench + "." + name);
+    return it == s.metrics.end() ? -1.0 : it->second;
+  };
+  const double wall = value("wall_s"), user = value("user_s"), sys = value("sys_s");
+  if (wall <= 0 || user < 0 || sys < 0) return {};
+  if (user + sys <= slack * wall) return {};
+  return fmt::format("{} used {:.2f} s of CPU in {:.2f} s: more than one core, so --duet would compare it with its "
+                     "own partner's load — run it without --duet, or limit it to one thread",
+                     bench, user + sys, wall);
+}
+
+}  // namespace abtest::exec

@@ -1,0 +1,43 @@
+// Duet benchmarking (Bulej et al., "Duet benchmarking: improving measurement accuracy in the
+// cloud", EMSE 2020): the two arms of a comparison run at the same time, each pinned to a core of
+// its own, so that what disturbs the machine — another tenant, a frequency change, a noisy
+// neighbour — disturbs both, and the paired ratio of the round cancels it. The cores swap every
+// round, so a faster core favours neither arm. Valid for single-threaded benchmarks only: a program
+// that spreads over several cores competes with its partner instead of sharing its disturbances.
+//
+//   const duet_cores cores = choose_duet_cores(pin);           // throws when fewer than 2 CPUs
+//   const duet_pair p = run_duet(variant, baseline, cores, round);
+#pragma once
+
+#include <string>
+
+#include "harness/exec/executor.hpp"
+#include "harness/exec/sample.hpp"
+
+namespace abtest::exec {
+
+struct duet_cores {
+  int first = 0, second = 1;
+};
+
+// Two CPUs for a duet: from `pin` (a cpulist, e.g. "2,3") when given, else the last two CPUs this
+// process may run on (CPU 0 usually takes the most interrupts). Throws std::invalid_argument with
+// what to do when fewer than two are available.
+duet_cores choose_duet_cores(const std::string& pin = {});
+
+struct duet_pair {
+  sample_outcome a, b;
+  int cpu_a = 0, cpu_b = 0;  // where each ran this round
+  double overlap_s = 0;      // how long both were running: the part of the duet that is one
+};
+
+// Starts `a` and `b` together, `a` on cores.first and `b` on cores.second in even rounds and the
+// other way round in odd ones; waits for both. Each invocation's own `pin` is replaced.
+duet_pair run_duet(benchmark_invocation a, benchmark_invocation b, const duet_cores& cores, int round);
+
+// A sample whose CPU time exceeds its wall time by more than `slack` used more than one core: a
+// duet cannot compare it fairly. Returns the reason, empty when the sample looks single-threaded
+// (or has no process metrics to tell).
+std::string multithreaded_reason(const sample_outcome& s, const std::string& bench, double slack = 1.15);
+
+}  // namespace abtest::exec
