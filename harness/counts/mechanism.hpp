@@ -1,0 +1,70 @@
+// The "mechanism" of a verdict: which counts moved between two arms and in which functions.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/counts/count_set.hpp"
+
+namespace abtest::counts {
+
+// One total of the two arms. Counts are compared exactly: moved means delta ≠ 0.
+struct count_change {
+  std::string name;                 // "Ir", "D1mr", "alloc_blocks", …
+  count base = 0, candidate = 0;
+  std::int64_t delta = 0;           // candidate − base
+  std::optional<double> relative;   // delta / base; nullopt when base is 0
+};
+
+// One function's change, cg_diff-style (candidate − base, the function absent on one side = 0).
+struct function_change {
+  std::string name;
+  std::string file;                 // the candidate's, else the base's
+  count base = 0, candidate = 0;    // of the ranking event (mechanism::rank_by)
+  std::int64_t delta = 0;
+  std::optional<double> relative;
+  std::map<std::string, std::int64_t> event_deltas;  // every event that moved in this function
+};
+
+// One allocation site's change (DHAT), matched by its `where`.
+struct site_change {
+  std::string where;
+  std::int64_t delta_blocks = 0, delta_bytes = 0;
+  count base_bytes = 0, candidate_bytes = 0;
+};
+
+struct mechanism {
+  std::string base_label, candidate_label;  // "base", "A1=4" — set by the caller
+  std::string rank_by = "Ir";               // the event functions are ranked by
+  std::vector<count_change> moved;          // the compared totals that moved, in the order compared
+  std::vector<std::string> unchanged;       // the compared totals that did not
+  std::vector<std::string> missing;         // compared totals absent from one arm (not measured)
+  std::vector<function_change> functions;   // the top functions by |Δ rank_by|
+  std::vector<site_change> alloc_sites;     // the top sites by |Δ bytes|
+  bool comparable = true;                   // false: cache_config or Valgrind version differ
+  std::string incomparable_reason;
+};
+
+struct diff_options {
+  std::string rank_by = "Ir";
+  std::size_t top_functions = 10;
+  std::size_t top_sites = 5;
+  // Compare only the headline counts (Ir, D1mr, LLmr, Bcm, alloc_blocks, alloc_bytes); false: every
+  // total of either arm, headline counts first, then the rest by name.
+  bool headline_only = true;
+};
+
+// The mechanism block of `candidate` against `base`. Pure and deterministic: ties in |Δ| are broken
+// by name. Functions and sites whose ranking count did not move are not listed. Counts measured
+// under different simulated caches or Valgrind versions are still diffed, but `comparable` is false.
+//
+//   mechanism m = diff_counts(base_counts, a1_counts);
+//   m.base_label = "base"; m.candidate_label = "A1=4";
+//   std::cout << format_terminal(m);   // mechanism_format.hpp
+mechanism diff_counts(const count_set& base, const count_set& candidate, const diff_options& options = {});
+
+}  // namespace abtest::counts
