@@ -1,6 +1,7 @@
 // The cachegrind output file format, line by line (Valgrind's cg_annotate reads it the same way).
 #include "harness/counts/cachegrind_file.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -61,7 +62,8 @@ cachegrind_profile fail(std::size_t line_no, const std::string& what) {
 
 cachegrind_profile parse_cachegrind(std::string_view text) {
   cachegrind_profile p;
-  std::map<count, std::string> file_names, fn_names;
+  std::map<count, std::string> file_names, fn_names, object_names;
+  bool inclusive_call_cost = false;  // the next count line follows a calls= line
   std::map<std::string, function_sums> sums;
   std::vector<count> line_total;
   std::optional<std::vector<count>> summary;
@@ -77,18 +79,38 @@ cachegrind_profile parse_cachegrind(std::string_view text) {
     ++line_no;
     if (line.empty() || line.front() == '#') continue;
 
-    if (line.front() >= '0' && line.front() <= '9') {
+    if (const char c = line.front(); (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*') {
       if (p.events.empty()) return fail(line_no, "a count line before the events: line");
       if (!current) return fail(line_no, "a count line before any fn= line");
-      const auto v = numbers(line);
-      if (!v) return fail(line_no, fmt::format("'{}' is not a line number followed by counts", line));
-      if (v->size() - 1 > p.events.size())
-        return fail(line_no, fmt::format("{} counts for {} events", v->size() - 1, p.events.size()));
-      for (std::size_t i = 1; i < v->size(); ++i) {
-        current->events[i - 1] += (*v)[i];
-        line_total[i - 1] += (*v)[i];
+      // The position: a line number, or callgrind's relative "+3" / "-2" / "*" (same line).
+      const std::size_t end = std::min(line.find_first_of(" \t"), line.size());
+      std::string_view position = line.substr(0, end);
+      if (c == '+' || c == '-') position.remove_prefix(1);
+      const auto line_number = numbers(position);
+      const auto v = numbers(line.substr(end));
+      if (!v || !(position == "*" || (line_number && line_number->size() == 1)))
+        return fail(line_no, fmt::format("'{}' is not a line number followed by counts", line));
+      if (v->size() > p.events.size())
+        return fail(line_no, fmt::format("{} counts for {} events", v->size(), p.events.size()));
+      if (inclusive_call_cost) {  // the cost of a call, already counted in the callee's own lines
+        inclusive_call_cost = false;
+        continue;
       }
-      if (v->size() > 1) current->first_event_by_file[file] += (*v)[1];
+      for (std::size_t i = 0; i < v->size(); ++i) {
+        current->events[i] += (*v)[i];
+        line_total[i] += (*v)[i];
+      }
+      if (!v->empty()) current->first_event_by_file[file] += v->front();
+    } else if (line.starts_with("calls=")) {
+      inclusive_call_cost = true;
+    } else if (line.starts_with("cfn=")) {
+      if (!resolve_name(line.substr(4), fn_names))
+        return fail(line_no, fmt::format("'{}' refers to a function id never defined", line));
+    } else if (line.starts_with("cfi=") || line.starts_with("cfl=")) {
+      if (!resolve_name(line.substr(4), file_names))
+        return fail(line_no, fmt::format("'{}' refers to a file id never defined", line));
+    } else if (line.starts_with("ob=") || line.starts_with("cob=")) {
+      resolve_name(line.substr(line.find('=') + 1), object_names);  // kept only to resolve later ids
     } else if (line.starts_with("fl=") || line.starts_with("fi=") || line.starts_with("fe=")) {
       const auto name = resolve_name(line.substr(3), file_names);
       if (!name) return fail(line_no, fmt::format("'{}' refers to a file id never defined", line));
@@ -118,7 +140,7 @@ cachegrind_profile parse_cachegrind(std::string_view text) {
       std::string d(trim(line.substr(5)));
       // "I1 cache:         32768 B, 64 B, 8-way associative" → "I1 cache: 32768 B, 64 B, 8-way associative"
       for (std::size_t at; (at = d.find("  ")) != std::string::npos;) d.erase(at, 1);
-      desc.push_back(std::move(d));
+      if (d.find(" cache:") != std::string::npos) desc.push_back(std::move(d));  // not callgrind's Timerange / Trigger
     } else if (line.starts_with("cmd:")) {
       p.command = std::string(trim(line.substr(4)));
     } else if (line.starts_with("positions:")) {
@@ -140,6 +162,8 @@ cachegrind_profile parse_cachegrind(std::string_view text) {
   }
   add_derived_events(p.totals);
   for (auto& [name, s] : sums) {
+    // Callers that appear only for their calls= lines (callgrind) have no cost of their own.
+    if (std::all_of(s.events.begin(), s.events.end(), [](count n) { return n == 0; })) continue;
     function_counts f{name, "???", {}};
     for (std::size_t i = 0; i < p.events.size(); ++i) f.events[p.events[i]] = s.events[i];
     add_derived_events(f.events);

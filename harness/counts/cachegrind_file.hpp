@@ -1,4 +1,4 @@
-// Parser of cachegrind's output file (cachegrind.out.<pid>) into totals and per-function counts.
+// Parser of cachegrind's (and callgrind's) output file into totals and per-function counts.
 #pragma once
 
 #include <map>
@@ -14,8 +14,9 @@ namespace abtest::counts {
 struct cachegrind_profile {
   std::vector<std::string> events;             // from the `events:` line, in file order
   std::map<std::string, count> totals;         // the `summary:` line, plus derived LLmr / LLmw
-  std::map<std::string, function_counts> functions;  // every event of every function (zeros too)
-  std::string cache_config;                    // the `desc:` lines joined by "; "
+  // Every function with a self cost, with all its events (zeros too).
+  std::map<std::string, function_counts> functions;
+  std::string cache_config;                    // the `desc: … cache:` lines joined by "; "
   std::string command;                         // the `cmd:` line
   std::string error;                           // empty on success: `<what> — <what to do>`
 };
@@ -30,11 +31,16 @@ struct cachegrind_profile {
 //   12 6004 0 0 1001 0 0 1001 0 0 1000 10 0 0      (line number, then one count per event)
 //   summary: 1770846 1400 1358 445236 …
 //
-// A count line may carry fewer counts than events (the rest are 0). Names may be compressed as in
-// callgrind files — `fn=(3) name` defines id 3, a later `fn=(3)` refers to it — and `fi=` / `fe=`
-// switch the file of inlined code without changing the function. Blank lines and `#` comments are
-// skipped. The per-line counts must add up to the `summary:` line; a file where they do not (or
-// without one) is an error, as cg_annotate treats it. Never throws.
+// A count line may carry fewer counts than events (the rest are 0). `fi=` / `fe=` switch the file
+// of inlined code without changing the function. Blank lines and `#` comments are skipped.
+//
+// Callgrind's format (callgrind_format(5), `positions: line`) is read too, for self costs: names
+// compressed as `fn=(3) name` (defines id 3) and `fn=(3)` (refers to it), also in cfn= / cfi= /
+// cfl= / ob= / cob=; relative positions `+2`, `-1`, `*`; and the count line after each `calls=`
+// line, which is the call's inclusive cost and is skipped (the callee's own lines hold it).
+//
+// The self counts must add up to the `summary:` (or `totals:`) line; a file where they do not, or
+// without one, is an error, as cg_annotate treats it. Never throws.
 cachegrind_profile parse_cachegrind(std::string_view text);
 
 }  // namespace abtest::counts

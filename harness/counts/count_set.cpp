@@ -23,7 +23,7 @@ nlohmann::json to_json(const count_set& c) {
     sites.push_back({{"where", s.where}, {"blocks", s.blocks}, {"bytes", s.bytes}});
   return {{"totals", c.totals},           {"functions", std::move(functions)},
           {"alloc_sites", std::move(sites)}, {"cache_config", c.cache_config},
-          {"valgrind_version", c.valgrind_version}, {"command", c.command}};
+          {"valgrind_version", c.valgrind_version}, {"region", c.region}, {"command", c.command}};
 }
 
 count_set count_set_from_json(const nlohmann::json& j) {
@@ -38,6 +38,7 @@ count_set count_set_from_json(const nlohmann::json& j) {
     c.alloc_sites.push_back({s.at("where").get<std::string>(), s.at("blocks").get<count>(), s.at("bytes").get<count>()});
   c.cache_config = j.at("cache_config").get<std::string>();
   c.valgrind_version = j.at("valgrind_version").get<std::string>();
+  c.region = j.at("region").get<std::string>();
   c.command = j.at("command").get<std::string>();
   return c;
 }

@@ -49,12 +49,13 @@ struct count_set {
   std::map<std::string, count> totals;
   std::map<std::string, function_counts> functions;  // keyed by function name
   std::vector<alloc_site> alloc_sites;               // by bytes, then blocks, descending
-  // What makes counts comparable: the simulated caches ("I1 32768 B, 64 B, 8-way; D1 …"), the
-  // Valgrind version and the command as Valgrind saw it. Counts are compared only when the first
-  // two are equal.
+  // What makes counts comparable: the simulated caches ("I1 cache: 32768 B, 64 B, 8-way
+  // associative; D1 cache: …"), the Valgrind version and the region counted (a function pattern;
+  // empty: the whole program). Counts are comparable only when all three are equal.
   std::string cache_config;
   std::string valgrind_version;
-  std::string command;
+  std::string region;
+  std::string command;                               // as Valgrind saw it
 };
 
 // The headline counts present in `c`, as metrics named `<bench>.counts.<name>`:

@@ -119,12 +119,16 @@ void compare_sites(const count_set& base, const count_set& candidate, const diff
 mechanism diff_counts(const count_set& base, const count_set& candidate, const diff_options& options) {
   mechanism m;
   m.rank_by = options.rank_by;
+  m.region = candidate.region;
   if (base.cache_config != candidate.cache_config) {
     m.comparable = false;
     m.incomparable_reason = fmt::format("simulated caches differ ('{}' vs '{}')", base.cache_config, candidate.cache_config);
   } else if (base.valgrind_version != candidate.valgrind_version) {
     m.comparable = false;
     m.incomparable_reason = fmt::format("Valgrind versions differ ({} vs {})", base.valgrind_version, candidate.valgrind_version);
+  } else if (base.region != candidate.region) {
+    m.comparable = false;
+    m.incomparable_reason = fmt::format("counted regions differ ('{}' vs '{}')", base.region, candidate.region);
   }
   compare_totals(base, candidate, options, m);
   compare_functions(base, candidate, options, m);

@@ -40,12 +40,13 @@ struct site_change {
 struct mechanism {
   std::string base_label, candidate_label;  // "base", "A1=4" — set by the caller
   std::string rank_by = "Ir";               // the event functions are ranked by
+  std::string region;                       // the candidate's counted region; empty: whole program
   std::vector<count_change> moved;          // the compared totals that moved, in the order compared
   std::vector<std::string> unchanged;       // the compared totals that did not
   std::vector<std::string> missing;         // compared totals absent from one arm (not measured)
   std::vector<function_change> functions;   // the top functions by |Δ rank_by|
   std::vector<site_change> alloc_sites;     // the top sites by |Δ bytes|
-  bool comparable = true;                   // false: cache_config or Valgrind version differ
+  bool comparable = true;                   // false: caches, Valgrind version or region differ
   std::string incomparable_reason;
 };
 
@@ -60,7 +61,8 @@ struct diff_options {
 
 // The mechanism block of `candidate` against `base`. Pure and deterministic: ties in |Δ| are broken
 // by name. Functions and sites whose ranking count did not move are not listed. Counts measured
-// under different simulated caches or Valgrind versions are still diffed, but `comparable` is false.
+// under different simulated caches, Valgrind versions or regions are still diffed, but
+// `comparable` is false.
 //
 //   mechanism m = diff_counts(base_counts, a1_counts);
 //   m.base_label = "base"; m.candidate_label = "A1=4";

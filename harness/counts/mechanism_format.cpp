@@ -56,7 +56,7 @@ nlohmann::json to_json(const mechanism& m) {
   for (const site_change& s : m.alloc_sites)
     sites.push_back({{"where", s.where}, {"delta_blocks", s.delta_blocks}, {"delta_bytes", s.delta_bytes},
                      {"base_bytes", s.base_bytes}, {"candidate_bytes", s.candidate_bytes}});
-  json j = {{"base", m.base_label},   {"candidate", m.candidate_label}, {"rank_by", m.rank_by},
+  json j = {{"base", m.base_label},   {"candidate", m.candidate_label}, {"rank_by", m.rank_by}, {"region", m.region},
             {"comparable", m.comparable}, {"counts", std::move(counts)},  {"unchanged", m.unchanged},
             {"missing", m.missing},   {"functions", std::move(functions)}, {"alloc_sites", std::move(sites)}};
   if (!m.comparable) j["incomparable_reason"] = m.incomparable_reason;
@@ -65,7 +65,8 @@ nlohmann::json to_json(const mechanism& m) {
 
 std::string format_terminal(const mechanism& m, const terminal_options& o) {
   const std::string& in = o.indent;
-  std::string out = fmt::format("mechanism: {} vs {} (Valgrind counts, exact)\n", m.candidate_label, m.base_label);
+  const std::string where = m.region.empty() ? "" : fmt::format(" in {}", m.region);
+  std::string out = fmt::format("mechanism: {} vs {} (Valgrind counts{}, exact)\n", m.candidate_label, m.base_label, where);
   if (!m.comparable) out += fmt::format("{}warning: {} — measure both arms on one host and Valgrind\n", in, m.incomparable_reason);
   if (m.moved.empty()) out += fmt::format("{}no count moved\n", in);
   for (const count_change& c : m.moved)

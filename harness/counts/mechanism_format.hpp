@@ -10,7 +10,7 @@
 
 namespace abtest::counts {
 
-// {"base": "base", "candidate": "A1=4", "rank_by": "Ir", "comparable": true,
+// {"base": "base", "candidate": "A1=4", "rank_by": "Ir", "region": "", "comparable": true,
 //  "counts": [{"name": "Ir", "base": 1200, "candidate": 1100, "delta": -100, "relative": -0.0833}],
 //  "unchanged": ["Bcm"], "missing": [],
 //  "functions": [{"name": "f", "file": "f.cpp", "base": 800, "candidate": 700, "delta": -100,

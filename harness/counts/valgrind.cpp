@@ -199,19 +199,32 @@ counts_result run_counts(const counts_options& o) {
     return scratch.temporary() ? std::filesystem::path() : scratch.path() / name;
   };
 
-  const std::filesystem::path cg_out = scratch.path() / "cachegrind.out";
+  // The whole program under cachegrind, or only the region under callgrind (same simulation).
+  const std::string tool = o.region.empty() ? "cachegrind" : "callgrind";
+  const std::filesystem::path cg_out = scratch.path() / (tool + ".out");
   std::vector<std::string> cg_flags = {"--cache-sim=yes", "--branch-sim=yes",
-                                       "--cachegrind-out-file=" + cg_out.string()};
+                                       "--" + tool + "-out-file=" + cg_out.string()};
+  if (!o.region.empty()) {
+    cg_flags.insert(cg_flags.end(), {"--collect-atstart=no", "--toggle-collect=" + o.region,
+                                     "--compress-strings=no", "--compress-pos=no"});
+  }
   if (o.i1) cg_flags.push_back(geometry_flag("I1", o.i1));
   if (o.d1) cg_flags.push_back(geometry_flag("D1", o.d1));
   if (o.ll) cg_flags.push_back(geometry_flag("LL", o.ll));
   exec::process_result run;
-  if (!run_tool(o, "cachegrind", cg_flags, scratch.path() / "cachegrind.log", kept("cachegrind.log"), result, run)) return result;
+  const std::string log = tool + ".log";
+  if (!run_tool(o, tool, cg_flags, scratch.path() / log, kept(log.c_str()), result, run)) return result;
   result.cachegrind_wall_s = run.usage.wall_s;
   result.program_stdout = std::move(run.out.head);
   cachegrind_profile cg = parse_cachegrind(read_file(cg_out));
   if (!cg.error.empty()) {
     result.error = fmt::format("{}: {}", cg_out.string(), cg.error);
+    return result;
+  }
+  if (!o.region.empty() && cg.totals["Ir"] == 0) {
+    result.error = fmt::format("no instruction ran inside a function matching '{}' — check the name as "
+                               "`nm -C {}` spells it (a pattern: * and ? are wildcards, e.g. 'ns::f*'); "
+                               "a function inlined everywhere has no calls to collect", o.region, o.argv[0]);
     return result;
   }
 
@@ -221,6 +234,7 @@ counts_result run_counts(const counts_options& o) {
   c.cache_config = std::move(cg.cache_config);
   c.command = std::move(cg.command);
   c.valgrind_version = *version;
+  c.region = o.region;
 
   if (o.allocations) {
     const std::filesystem::path dhat_out = scratch.path() / "dhat.json";

@@ -69,6 +69,66 @@ TEST(parse_cachegrind, totals_and_functions_are_exact_sums) {
   EXPECT_EQ(ir, p.totals.at("Ir"));
 }
 
+// Callgrind's format: a header, compressed names in fn= / cfn= / cfi= / ob=, relative positions,
+// and calls= lines whose next count line is the call's inclusive cost (not main's own).
+const char* const callgrind_file = R"(# callgrind format
+version: 1
+creator: callgrind-3.19.0
+pid: 30152
+cmd:  ./prog 10
+part: 1
+
+desc: I1 cache: 32768 B, 64 B, 8-way associative
+desc: Timerange: Basic block 0 - 42
+desc: Trigger: Program termination
+
+positions: line
+events: Ir Dr Bcm
+summary: 130 21 2
+
+ob=(1) /bin/prog
+fl=(1) main.cpp
+fn=(1) main
+3 10 1
++2 5 0 1
+cfi=(2) f.cpp
+cfn=(2) f(int)
+calls=4 7
+* 100 20 1
+-1 4
+
+fl=(2)
+fn=(2)
+7 90 20 1
+cob=(1)
+cfn=(3) g
+calls=1 50
+9 0 0 0
+cob=(1)
+cfl=(1)
+cfn=(1)
+calls=1 3
+8 999 999
++1 21
+fn=(3)
+50 0 0
+totals: 130 21 2
+)";
+
+TEST(parse_cachegrind, callgrind_self_costs_leave_call_costs_out) {
+  const cachegrind_profile p = parse_cachegrind(callgrind_file);
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.command, "./prog 10");
+  EXPECT_EQ(p.cache_config, "I1 cache: 32768 B, 64 B, 8-way associative") << "not the Timerange / Trigger lines";
+  EXPECT_EQ(p.totals, (std::map<std::string, count>{{"Ir", 130}, {"Dr", 21}, {"Bcm", 2}}));
+  ASSERT_EQ(p.functions.size(), 2u) << "g has no cost of its own";
+  EXPECT_EQ(p.functions.at("main").events.at("Ir"), 19u) << "10 + 5 + 4, without the call's 100";
+  EXPECT_EQ(p.functions.at("main").events.at("Bcm"), 1u);
+  EXPECT_EQ(p.functions.at("main").file, "main.cpp");
+  EXPECT_EQ(p.functions.at("f(int)").events.at("Ir"), 111u) << "90 + 21, without the recursive call's 999";
+  EXPECT_EQ(p.functions.at("f(int)").file, "f.cpp") << "fl=(2) refers to the name cfi=(2) defined";
+}
+
 TEST(parse_cachegrind, a_name_that_only_starts_with_a_parenthesis_is_plain) {
   const cachegrind_profile p = parse_cachegrind("events: Ir\nfl=???\nfn=(below main)\n0 4\nsummary: 4\n");
   ASSERT_EQ(p.error, "");

@@ -108,6 +108,9 @@ TEST(diff_counts, different_caches_are_flagged_not_comparable) {
   other = candidate_arm();
   other.valgrind_version = "valgrind-3.22.0";
   EXPECT_NE(diff_counts(base_arm(), other).incomparable_reason.find("Valgrind versions differ"), std::string::npos);
+  other = candidate_arm();
+  other.region = "ns::f*";
+  EXPECT_NE(diff_counts(base_arm(), other).incomparable_reason.find("counted regions differ"), std::string::npos);
 }
 
 mechanism labelled() {
@@ -122,6 +125,7 @@ TEST(mechanism_format, json) {
   EXPECT_EQ(j["base"], "base");
   EXPECT_EQ(j["candidate"], "A1=4");
   EXPECT_EQ(j["rank_by"], "Ir");
+  EXPECT_EQ(j["region"], "");
   EXPECT_EQ(j["comparable"], true);
   EXPECT_FALSE(j.contains("incomparable_reason"));
   EXPECT_EQ(j["counts"][0], nlohmann::json::parse(R"({"name": "Ir", "base": 1000, "candidate": 900,
@@ -151,6 +155,15 @@ TEST(mechanism_format, terminal_golden) {
   EXPECT_EQ(format_terminal(labelled()), expected);
 }
 
+TEST(mechanism_format, the_header_names_the_region) {
+  mechanism m;
+  m.base_label = "base";
+  m.candidate_label = "A2";
+  m.region = "zk::bench::run_synthesis*";
+  EXPECT_EQ(format_terminal(m), "mechanism: A2 vs base (Valgrind counts in zk::bench::run_synthesis*, exact)\n"
+                                "  no count moved\n");
+}
+
 TEST(mechanism_format, long_names_are_cut) {
   mechanism m;
   m.functions.push_back({std::string(30, 'x'), "", 1, 2, 1, 1.0, {{"Ir", 1}}});
@@ -162,6 +175,7 @@ TEST(mechanism_format, long_names_are_cut) {
 TEST(count_set, headline_metrics_and_json_round_trip) {
   count_set c = base_arm();
   c.command = "./prog 10";
+  c.region = "f*";
   const std::map<std::string, double> metrics = {
       {"synth.counts.Ir", 1000},          {"synth.counts.D1mr", 50},           {"synth.counts.LLmr", 10},
       {"synth.counts.Bcm", 7},            {"synth.counts.alloc_blocks", 100}, {"synth.counts.alloc_bytes", 4800}};
@@ -180,6 +194,7 @@ TEST(count_set, headline_metrics_and_json_round_trip) {
   EXPECT_EQ(back.cache_config, c.cache_config);
   EXPECT_EQ(back.valgrind_version, c.valgrind_version);
   EXPECT_EQ(back.command, c.command);
+  EXPECT_EQ(back.region, "f*");
   EXPECT_TRUE(diff_counts(c, back).moved.empty());
 }
 

@@ -24,9 +24,11 @@ std::string no_valgrind() {
   return valgrind_version("valgrind", error) ? std::string() : error;
 }
 
-count_set measure(unsigned long loop_length, unsigned long block_count) {
+count_set measure(unsigned long loop_length, unsigned long block_count, const std::string& region = "") {
   counts_options o;
   o.argv = {ABTEST_COUNTS_TEST_CHILD, std::to_string(loop_length), std::to_string(block_count)};
+  o.region = region;
+  o.allocations = region.empty();
   o.timeout_s = 240;
   const counts_result r = run_counts(o);
   EXPECT_TRUE(r.counts.has_value()) << r.error;
@@ -79,6 +81,37 @@ TEST(run_counts, doubling_the_loop_and_the_blocks_shows_in_the_mechanism) {
   ASSERT_FALSE(m.alloc_sites.empty());
   EXPECT_EQ(m.alloc_sites[0].delta_blocks, static_cast<std::int64_t>(blocks));
   EXPECT_NE(m.alloc_sites[0].where.find("counts_fixture::allocate_blocks"), std::string::npos) << m.alloc_sites[0].where;
+}
+
+TEST(run_counts, a_region_counts_only_inside_its_function) {
+  if (const std::string why = no_valgrind(); !why.empty()) GTEST_SKIP() << why;
+  // The same loop, twice the heap blocks: outside the region, so its counts do not move.
+  const count_set a = measure(loop, blocks, "counts_fixture::spin_loop*");
+  const count_set b = measure(loop, 2 * blocks, "counts_fixture::spin_loop*");
+  ASSERT_EQ(a.functions.size(), 1u) << "spin_loop calls nothing";
+  ASSERT_NE(spin(a), nullptr);
+  EXPECT_EQ(a.totals.at("Ir"), spin(a)->events.at("Ir"));
+  EXPECT_GT(a.totals.at("Ir"), 2 * loop);
+  EXPECT_EQ(a.totals.at("Ir"), b.totals.at("Ir"));
+  EXPECT_EQ(a.region, "counts_fixture::spin_loop*");
+  EXPECT_FALSE(a.totals.contains("alloc_blocks")) << "no DHAT run asked for";
+  EXPECT_EQ(a.cache_config.substr(0, 9), "I1 cache:");
+  const mechanism m = diff_counts(a, b);
+  EXPECT_TRUE(m.comparable);
+  EXPECT_TRUE(m.functions.empty()) << format_terminal(m);
+  EXPECT_FALSE(diff_counts(measure(loop, blocks), a).comparable) << "whole program vs region";
+}
+
+TEST(run_counts, a_region_where_nothing_ran_is_an_error) {
+  if (const std::string why = no_valgrind(); !why.empty()) GTEST_SKIP() << why;
+  counts_options o;
+  o.argv = {ABTEST_COUNTS_TEST_CHILD, "10", "1"};
+  o.region = "no_such_function*";
+  o.allocations = false;
+  const counts_result r = run_counts(o);
+  EXPECT_FALSE(r.counts.has_value());
+  EXPECT_NE(r.error.find("no instruction ran inside a function matching 'no_such_function*'"), std::string::npos)
+      << r.error;
 }
 
 TEST(run_counts, a_program_that_fails_under_valgrind_is_an_error_with_its_code_and_stderr) {
