@@ -18,12 +18,19 @@ dhat_profile fail(const std::string& what) {
   return p;
 }
 
-// "0x109162: main (t.cpp:4)" → "main (t.cpp:4)".
-std::string without_address(const std::string& frame) {
-  if (frame.starts_with("0x")) {
-    if (const std::size_t colon = frame.find(": "); colon != std::string::npos) return frame.substr(colon + 2);
+// "0x109162: main (t.cpp:4)" → "main (t.cpp:4)";
+// "0x4A: f() (in /work/.abtest/build/A1-4/synth-bench)" → "f() (in synth-bench)".
+std::string site_name(const std::string& frame) {
+  std::string s = frame;
+  if (s.starts_with("0x")) {
+    if (const std::size_t colon = s.find(": "); colon != std::string::npos) s.erase(0, colon + 2);
   }
-  return frame;
+  // Each variant's binary lives in its own folder: keep the object's file name only.
+  if (const std::size_t in = s.rfind(" (in /"); in != std::string::npos && s.ends_with(")")) {
+    const std::size_t slash = s.rfind('/');
+    s = s.substr(0, in) + " (in " + s.substr(slash + 1);
+  }
+  return s;
 }
 
 }  // namespace
@@ -59,7 +66,7 @@ dhat_profile parse_dhat(std::string_view text) {
       for (const json& index : pp.at("fs")) {
         const std::string frame = ftbl.at(index.get<std::size_t>()).get<std::string>();
         if (frame == "[root]" || frame.find("vgpreload_") != std::string::npos) continue;
-        where = without_address(frame);
+        where = site_name(frame);
         break;
       }
       alloc_site& s = sites[where];

@@ -27,7 +27,8 @@ struct dhat_profile {
 // Each program point (`pps`) is one allocation stack: `tb`/`tbk` its total bytes/blocks, `gb`/`gbk`
 // those live at the global maximum, `fs` its frames (indices into `ftbl`, innermost first). A
 // site is the innermost frame that is not Valgrind's allocator replacement (vgpreload_*), without
-// its address, so that the same source line in two builds names the same site. Never throws.
+// its address and with an object's path cut to its file name ("f() (in synth-bench)"), so that
+// the same code in two variant builds names the same site. Never throws.
 dhat_profile parse_dhat(std::string_view text);
 
 }  // namespace abtest::counts

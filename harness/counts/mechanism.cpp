@@ -2,6 +2,7 @@
 #include "harness/counts/mechanism.hpp"
 
 #include <algorithm>
+#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -114,6 +115,29 @@ void compare_sites(const count_set& base, const count_set& candidate, const diff
   m.alloc_sites = std::move(all);
 }
 
+// `c`'s functions and allocation sites under their rewritten names, merged where names meet.
+count_set renamed(const count_set& c, const std::vector<std::pair<std::regex, std::string>>& rules) {
+  const auto rename = [&](std::string name) {
+    for (const auto& [pattern, replacement] : rules) name = std::regex_replace(name, pattern, replacement);
+    return name;
+  };
+  count_set out;
+  for (const auto& [name, f] : c.functions) {
+    const std::string to = rename(name);
+    auto [it, fresh] = out.functions.try_emplace(to, function_counts{to, f.file, {}});
+    for (const auto& [event, value] : f.events) it->second.events[event] += value;
+  }
+  std::map<std::string, alloc_site> sites;
+  for (const alloc_site& s : c.alloc_sites) {
+    alloc_site& merged = sites[rename(s.where)];
+    merged.where = rename(s.where);
+    merged.blocks += s.blocks;
+    merged.bytes += s.bytes;
+  }
+  for (auto& [where, s] : sites) out.alloc_sites.push_back(std::move(s));
+  return out;
+}
+
 }  // namespace
 
 mechanism diff_counts(const count_set& base, const count_set& candidate, const diff_options& options) {
@@ -131,8 +155,16 @@ mechanism diff_counts(const count_set& base, const count_set& candidate, const d
     m.incomparable_reason = fmt::format("counted regions differ ('{}' vs '{}')", base.region, candidate.region);
   }
   compare_totals(base, candidate, options, m);
-  compare_functions(base, candidate, options, m);
-  compare_sites(base, candidate, options, m);
+  if (options.rename.empty()) {
+    compare_functions(base, candidate, options, m);
+    compare_sites(base, candidate, options, m);
+    return m;
+  }
+  std::vector<std::pair<std::regex, std::string>> rules;
+  for (const auto& [pattern, replacement] : options.rename) rules.emplace_back(std::regex(pattern), replacement);
+  const count_set b = renamed(base, rules), c = renamed(candidate, rules);
+  compare_functions(b, c, options, m);
+  compare_sites(b, c, options, m);
   return m;
 }
 

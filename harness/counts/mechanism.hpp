@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/counts/count_set.hpp"
@@ -57,12 +58,17 @@ struct diff_options {
   // Compare only the headline counts (Ir, D1mr, LLmr, Bcm, alloc_blocks, alloc_bytes); false: every
   // total of either arm, headline counts first, then the rest by name.
   bool headline_only = true;
+  // Like cg_diff's --mod-funcname: ECMAScript regex → replacement rewrites applied in order to
+  // every function and allocation-site name of both arms before they are matched; names that
+  // become equal are summed. {"<[0-9]+ul>", "<N>"} pairs zk::r1cs::indexer<0ul>::add in the base
+  // with indexer<4ul>::add in A1=4, where a template argument is what the toggle changes.
+  std::vector<std::pair<std::string, std::string>> rename = {};
 };
 
 // The mechanism block of `candidate` against `base`. Pure and deterministic: ties in |Δ| are broken
 // by name. Functions and sites whose ranking count did not move are not listed. Counts measured
 // under different simulated caches, Valgrind versions or regions are still diffed, but
-// `comparable` is false.
+// `comparable` is false. Throws std::regex_error for a bad `rename` pattern.
 //
 //   mechanism m = diff_counts(base_counts, a1_counts);
 //   m.base_label = "base"; m.candidate_label = "A1=4";

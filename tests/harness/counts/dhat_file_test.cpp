@@ -38,7 +38,7 @@ TEST(parse_dhat, totals_peak_and_sites) {
   EXPECT_EQ(p.peak_bytes, 72704u + 1600);
   EXPECT_EQ(p.command, "./prog 100");
   ASSERT_EQ(p.sites.size(), 3u);
-  EXPECT_EQ(p.sites[0].where, "??? (in /usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30)");
+  EXPECT_EQ(p.sites[0].where, "??? (in libstdc++.so.6.0.30)") << "the object's folder left out";
   EXPECT_EQ(p.sites[0].bytes, 72704u);
   EXPECT_EQ(p.sites[1].where, "main (t.cpp:4)") << "malloc and operator new stacks through one line merge";
   EXPECT_EQ(p.sites[1].blocks, 110u);

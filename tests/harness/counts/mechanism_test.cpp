@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "harness/counts/mechanism_format.hpp"
 
 namespace abtest::counts {
@@ -79,6 +81,34 @@ TEST(diff_counts, top_functions_by_absolute_delta_ties_by_name) {
   EXPECT_EQ(by_d1.functions[0].name, "f");
   EXPECT_EQ(by_d1.functions[1].name, "g");
   EXPECT_EQ(by_d1.functions[1].delta, 2);
+}
+
+TEST(diff_counts, renamed_functions_and_sites_are_matched_and_merged) {
+  count_set base, candidate;
+  for (const auto& f : {fn("indexer<0ul>::add", 600), fn("indexer<0ul>::eval", 50), fn("keep", 7)})
+    base.functions.emplace(f.name, f);
+  for (const auto& f : {fn("indexer<4ul>::add", 500), fn("indexer<4ul>::eval", 50), fn("keep", 9)})
+    candidate.functions.emplace(f.name, f);
+  base.alloc_sites = {{"indexer<0ul>::add (in /a/base/bin)", 10, 100}, {"indexer<0ul>::grow (in /a/base/bin)", 5, 50}};
+  candidate.alloc_sites = {{"indexer<4ul>::add (in /a/A1/bin)", 4, 40}};
+  const diff_options o{.rename = {{"<[0-9]+ul>", "<N>"}, {R"( \(in /.*/)", " (in "}}};
+  const mechanism m = diff_counts(base, candidate, o);
+  ASSERT_EQ(m.functions.size(), 2u) << "eval matched and unchanged";
+  EXPECT_EQ(m.functions[0].name, "indexer<N>::add");
+  EXPECT_EQ(m.functions[0].delta, -100);
+  EXPECT_EQ(m.functions[0].base, 600u);
+  EXPECT_EQ(m.functions[1].name, "keep");
+  ASSERT_EQ(m.alloc_sites.size(), 2u);
+  EXPECT_EQ(m.alloc_sites[0].where, "indexer<N>::add (in bin)");
+  EXPECT_EQ(m.alloc_sites[0].delta_blocks, -6);
+  EXPECT_EQ(m.alloc_sites[1].where, "indexer<N>::grow (in bin)");
+
+  count_set merged;
+  for (const auto& f : {fn("v<1>", 3), fn("v<2>", 4)}) merged.functions.emplace(f.name, f);
+  const mechanism sum = diff_counts(count_set{}, merged, {.rename = {{"<[0-9]>", "<N>"}}});
+  ASSERT_EQ(sum.functions.size(), 1u);
+  EXPECT_EQ(sum.functions[0].candidate, 7u) << "names that meet are summed";
+  EXPECT_THROW(diff_counts(base, candidate, {.rename = {{"(", ""}}}), std::regex_error);
 }
 
 TEST(diff_counts, allocation_sites_that_moved) {
