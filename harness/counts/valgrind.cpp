@@ -198,6 +198,23 @@ counts_result run_counts(const counts_options& o) {
   const auto kept = [&](const char* name) {
     return scratch.temporary() ? std::filesystem::path() : scratch.path() / name;
   };
+  counts_options run = o;
+  std::optional<scratch_folder> link_folder;
+  if (o.same_argv0 && o.argv[0].find('/') != std::string::npos) {
+    link_folder.emplace(std::filesystem::path(), result.error);
+    if (!result.error.empty()) return result;
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::absolute(
+        o.working_dir.empty() ? std::filesystem::path(o.argv[0]) : o.working_dir / o.argv[0], ec);
+    const std::filesystem::path link = link_folder->path() / target.filename();
+    if (!ec) std::filesystem::create_symlink(target, link, ec);
+    if (ec) {
+      result.error = fmt::format("cannot link {} as {}: {} — set TMPDIR to a writable folder, or turn "
+                                 "same_argv0 off", target.string(), link.string(), ec.message());
+      return result;
+    }
+    run.argv[0] = link.string();
+  }
 
   // The whole program under cachegrind, or only the region under callgrind (same simulation).
   const std::string tool = o.region.empty() ? "cachegrind" : "callgrind";
@@ -211,11 +228,11 @@ counts_result run_counts(const counts_options& o) {
   if (o.i1) cg_flags.push_back(geometry_flag("I1", o.i1));
   if (o.d1) cg_flags.push_back(geometry_flag("D1", o.d1));
   if (o.ll) cg_flags.push_back(geometry_flag("LL", o.ll));
-  exec::process_result run;
+  exec::process_result process;
   const std::string log = tool + ".log";
-  if (!run_tool(o, tool, cg_flags, scratch.path() / log, kept(log.c_str()), result, run)) return result;
-  result.cachegrind_wall_s = run.usage.wall_s;
-  result.program_stdout = std::move(run.out.head);
+  if (!run_tool(run, tool, cg_flags, scratch.path() / log, kept(log.c_str()), result, process)) return result;
+  result.cachegrind_wall_s = process.usage.wall_s;
+  result.program_stdout = std::move(process.out.head);
   cachegrind_profile cg = parse_cachegrind(read_file(cg_out));
   if (!cg.error.empty()) {
     result.error = fmt::format("{}: {}", cg_out.string(), cg.error);
@@ -238,10 +255,10 @@ counts_result run_counts(const counts_options& o) {
 
   if (o.allocations) {
     const std::filesystem::path dhat_out = scratch.path() / "dhat.json";
-    if (!run_tool(o, "dhat", {"--dhat-out-file=" + dhat_out.string()}, scratch.path() / "dhat.log", kept("dhat.log"),
-                  result, run))
+    if (!run_tool(run, "dhat", {"--dhat-out-file=" + dhat_out.string()}, scratch.path() / "dhat.log",
+                  kept("dhat.log"), result, process))
       return result;
-    result.dhat_wall_s = run.usage.wall_s;
+    result.dhat_wall_s = process.usage.wall_s;
     dhat_profile dhat = parse_dhat(read_file(dhat_out));
     if (!dhat.error.empty()) {
       result.error = fmt::format("{}: {}", dhat_out.string(), dhat.error);

@@ -38,6 +38,12 @@ struct counts_options {
   // measured times and the date moved Ir by 127 between two runs of synth-bench on `tiny`; the
   // synthesis alone did not move). Allocations (DHAT) are always counted over the whole program.
   std::string region;
+  // Run argv[0] (when it is a path) through a symbolic link in a fresh temporary folder, so that
+  // every arm's program is named by a path of the same length: Google Benchmark copies argv[0],
+  // and two builds of synth-bench whose paths differed by 5 characters allocated 15 bytes more or
+  // less for nothing else. A program that finds its files beside argv[0] needs this off (or its
+  // files found another way); /proc/self/exe still names the real binary.
+  bool same_argv0 = true;
   bool allocations = true;   // also run under DHAT (alloc_* counts); false: no DHAT run
   double timeout_s = 0.0;    // per Valgrind run; 0: no limit. Expect 20–100× the native time.
 };
@@ -67,9 +73,10 @@ std::optional<std::string> valgrind_version(const std::string& valgrind, std::st
 //
 // Determinism: Ir is exact for code whose work does not depend on time or thread scheduling
 // (Google Benchmark needs a fixed iteration count, and a region that leaves its report out).
-// Simulated misses (D1mr, LLmr, Bcm) also depend on the cache and predictor state that code
-// before the region left behind; a start-up that is not deterministic (Google Benchmark reads
-// /proc/cpuinfo) moved Bcm by 2 in 5.4 million between two runs of synth-bench's synthesis.
+// Simulated misses (D1mr, LLmr, Bcm) also depend on the cache and branch-predictor state left by
+// the code that ran before, which need not be deterministic: in two runs of synth-bench's
+// synthesis (region zk::bench::run_synthesis*) Ir, D1mr and LLmr were equal and Bcm moved by 2
+// in 5.35 million, inside deterministic functions (indexer::add, malloc).
 // Never throws for a failure of the command.
 //
 //   counts_options o;

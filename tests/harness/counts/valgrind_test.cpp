@@ -7,6 +7,7 @@
 
 #include <csignal>
 #include <string>
+#include <vector>
 
 #include "harness/counts/mechanism.hpp"
 #include "harness/counts/mechanism_format.hpp"
@@ -112,6 +113,36 @@ TEST(run_counts, a_region_where_nothing_ran_is_an_error) {
   EXPECT_FALSE(r.counts.has_value());
   EXPECT_NE(r.error.find("no instruction ran inside a function matching 'no_such_function*'"), std::string::npos)
       << r.error;
+}
+
+// Two copies of one program in folders whose names differ in length, as variant builds are
+// (.abtest/build/base/ and .abtest/build/A1=4+B1/).
+TEST(run_counts, the_path_of_the_program_does_not_move_its_counts) {
+  if (const std::string why = no_valgrind(); !why.empty()) GTEST_SKIP() << why;
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "abtest-counts-paths";
+  std::filesystem::remove_all(dir);
+  std::vector<std::filesystem::path> copies;
+  for (const char* arm : {"base", "a-much-longer-variant-key"}) {
+    std::filesystem::create_directories(dir / arm);
+    copies.push_back(dir / arm / "counts_test_child");
+    std::filesystem::copy_file(ABTEST_COUNTS_TEST_CHILD, copies.back());
+  }
+  const auto run = [](const std::filesystem::path& program, bool same_argv0) {
+    counts_options o;
+    o.argv = {program.string(), "1000", "10"};
+    o.same_argv0 = same_argv0;
+    const counts_result r = run_counts(o);
+    EXPECT_TRUE(r.counts.has_value()) << r.error;
+    return r.counts.value_or(count_set{});
+  };
+  const count_set a = run(copies[0], true), b = run(copies[1], true);
+  EXPECT_EQ(a.totals, b.totals);
+  EXPECT_GT(a.totals.at("alloc_bytes"), 0u);
+  const count_set c = run(copies[0], false), d = run(copies[1], false);
+  EXPECT_EQ(d.totals.at("alloc_bytes") - c.totals.at("alloc_bytes"), std::string("a-much-longer-variant-key").size() -
+                                                                           std::string("base").size())
+      << "the fixture keeps a copy of argv[0]; without same_argv0 its length shows";
+  std::filesystem::remove_all(dir);
 }
 
 TEST(run_counts, a_program_that_fails_under_valgrind_is_an_error_with_its_code_and_stderr) {
