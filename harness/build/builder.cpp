@@ -155,7 +155,6 @@ struct build_job {
     }
     void line(std::string_view text) {
       keep(text);
-      if (job.options.verbose) fmt::print(stderr, "{}", text);
       if (job.on_output) job.on_output(text.substr(0, text.size() - 1));
     }
     void finish() {

@@ -62,7 +62,6 @@ struct builder_options {
   std::string folder_suffix;         // appended to the variant's folder (noise-floor rebuilds)
   std::vector<std::string> targets;  // empty: the manifest's build.targets
   std::optional<bool> without_cuda;  // default: this host has no CUDA device
-  bool verbose = false;              // stream the build tool's output to stderr
 };
 
 // Receives each line of a build tool's output (stdout and stderr, in the order they come, without

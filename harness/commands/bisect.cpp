@@ -104,9 +104,9 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, &m));
   builder_options bo;
   bo.jobs = mm.jobs;
-  bo.verbose = g.verbose > 0;
   bo.targets = targets_for(m, {benchmark_of(s.metric)});  // only the program the metric comes from
-  variant_arms arms(m, store, g, bo, scenario.has_value());
+  const experiment_context ctx = context_for(g);
+  variant_arms arms(m, store, ctx, bo, scenario.has_value());
   const auto specs = search_toggles(m);
 
   // Leave out what cannot change anything here (inert) and what does not build: `from` with each
@@ -134,7 +134,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const std::string parent = create_parent(store, m, {*from_arm, arm_plan{to.key(m), to.levels, "candidate", {}, {}, std::nullopt, {}, {}}}, s,
                                            {{"from", from.key(m)}, {"to", to.key(m)}});
   s.parent = parent;
-  experiment_oracle oracle(store, m, g, s, std::ref(arms));
+  experiment_oracle oracle(store, m, ctx, s, std::ref(arms));
   if (!g.quiet && !g.json) fmt::print(stderr, "bisect {}: {} → {} on {}\n", parent, from.key(m), to.key(m), s.metric);
   const search::bisect_report r = [&] {
     try {
@@ -229,8 +229,8 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
 // Builds the chosen variant of one commit in its own worktree and build root (memoised).
 class commit_arms {
  public:
-  commit_arms(const manifest& m, db::results_store& store, const global_options& g, variant v, int jobs)
-      : m_(m), store_(store), g_(g), v_(std::move(v)), jobs_(jobs) {}
+  commit_arms(const manifest& m, db::results_store& store, experiment_context ctx, variant v, int jobs)
+      : m_(m), store_(store), ctx_(std::move(ctx)), v_(std::move(v)), jobs_(jobs) {}
 
   std::optional<arm_plan> operator()(const std::string& sha) {
     if (const auto it = cache_.find(sha); it != cache_.end()) return it->second;
@@ -238,8 +238,7 @@ class commit_arms {
     builder_options bo;
     bo.jobs = jobs_;
     bo.build_root = build_root_for(m_, sha);
-    bo.verbose = g_.verbose > 0;
-    const auto built = build_and_record(at, v_, store_, builder(at, bo), g_);
+    const auto built = build_and_record(at, v_, store_, builder(at, bo), ctx_);
     std::optional<arm_plan> arm;
     if (built.outcome.ok) {
       arm = arm_for(at, v_, built);
@@ -251,7 +250,7 @@ class commit_arms {
  private:
   const manifest& m_;
   db::results_store& store_;
-  const global_options& g_;
+  experiment_context ctx_;
   variant v_;
   int jobs_;
   std::map<std::string, std::unique_ptr<manifest>> manifests_;
@@ -276,14 +275,15 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   s.seed = mm.seed;
   s.command_line = g.command_line;
   auto store = open_store(db_path(g, &m));
-  commit_arms arms(m, store, g, v, mm.jobs);
+  const experiment_context ctx = context_for(g);
+  commit_arms arms(m, store, ctx, v, mm.jobs);
   const auto good = arms(range.front());
   if (!good)
     throw user_error(exit_code::build_failed, fmt::format("GOOD ({}) does not build — pick a good commit that builds", range.front()));
   const auto bad = arms(range.back());
   if (!bad) throw user_error(exit_code::build_failed, fmt::format("BAD ({}) does not build — pick a bad commit that builds", range.back()));
   s.parent = create_parent(store, m, {*good, *bad}, s, {{"commits", range}, {"variant", v.key(m)}});
-  experiment_oracle oracle(store, m, g, s, [](const search::levels&) { return std::nullopt; });
+  experiment_oracle oracle(store, m, ctx, s, [](const search::levels&) { return std::nullopt; });
   const double margin = mm.margin;
 
   // The three-valued comparison of DESIGN §7: SLOWER → bad, SAME/FASTER → good, INCONCLUSIVE

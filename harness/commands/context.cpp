@@ -1,4 +1,4 @@
-// Helpers every subcommand shares: the manifest, the results database, the progress line.
+// Helpers every subcommand shares: the manifest, the results database, the experiment context.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <signal.h>
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <ranges>
 
 #include "harness/commands/command.hpp"
@@ -86,24 +87,51 @@ db::experiment_record experiment_or_latest(db::results_store& store, const std::
   throw usage_error("no experiment recorded yet — run one (`abtest run`), or pass --db PATH");
 }
 
-progress_line::progress_line(const global_options& g) : enabled_(!g.quiet && !g.json && ::isatty(STDERR_FILENO)) {}
-progress_line::~progress_line() { clear(); }
+namespace {
 
-void progress_line::update(const std::string& text) {
-  if (!enabled_) return;
-  std::string line = text.substr(0, 110);
-  const size_t shown = line.size();
-  if (shown < width_) line.append(width_ - shown, ' ');
-  width_ = shown;
-  fmt::print(stderr, "\r{}", line);
-  std::fflush(stderr);
-}
+// Rewritten in place on a terminal only: one line on stderr; silent in logs.
+class progress_line {
+ public:
+  progress_line() : enabled_(::isatty(STDERR_FILENO) == 1) {}
+  ~progress_line() { clear(); }
+  void update(const std::string& text) {
+    if (!enabled_) return;
+    std::string line = text.substr(0, 110);
+    const size_t shown = line.size();
+    if (shown < width_) line.append(width_ - shown, ' ');
+    width_ = shown;
+    fmt::print(stderr, "\r{}", line);
+    std::fflush(stderr);
+  }
+  void clear() {
+    if (!enabled_ || width_ == 0) return;
+    fmt::print(stderr, "\r{}\r", std::string(width_, ' '));
+    std::fflush(stderr);
+    width_ = 0;
+  }
 
-void progress_line::clear() {
-  if (!enabled_ || width_ == 0) return;
-  fmt::print(stderr, "\r{}\r", std::string(width_, ' '));
-  std::fflush(stderr);
-  width_ = 0;
+ private:
+  bool enabled_ = false;
+  size_t width_ = 0;
+};
+
+}  // namespace
+
+experiment_context context_for(const global_options& g) {
+  experiment_context ctx;
+  ctx.verbose = g.verbose;
+  if (g.quiet) {
+    ctx.on_progress = {};
+    return ctx;
+  }
+  auto line = std::make_shared<progress_line>();
+  ctx.on_progress = [line, json = g.json](const progress& p) {
+    if (json && p.what != progress::kind::note && p.what != progress::kind::output) return;
+    if (p.what == progress::kind::round) return line->update(p.text);
+    line->clear();
+    if (p.what != progress::kind::idle) fmt::print(stderr, "{}\n", p.text);
+  };
+  return ctx;
 }
 
 std::map<std::string, std::string> parse_params(const manifest& m, const std::vector<std::string>& items) {

@@ -49,16 +49,15 @@ std::pair<int, int> parse_shard(const std::string& text) {
 // build folder, which later nights reuse, so the same program runs every night and only the machine
 // moves it. With a scenario nothing is built: the canary is the all-off configuration, which sees
 // the scenario's base (machine) but none of the toggles' effects.
-std::optional<arm_plan> canary_arm(const std::string& ref, const manifest& m, db::results_store& store, const global_options& g,
-                                   bool simulated, int jobs) {
+std::optional<arm_plan> canary_arm(const std::string& ref, const manifest& m, db::results_store& store,
+                                   const experiment_context& ctx, bool simulated, int jobs) {
   if (simulated) return arm_plan{"canary", {}, "", {}, {}, std::nullopt, {}, {}};
   const std::string sha = resolve_commit(m, ref);
   const manifest at = manifest_at_commit(m, sha);
   builder_options bo;
   bo.jobs = jobs;
   bo.build_root = build_root_for(m, sha);
-  bo.verbose = g.verbose > 0;
-  const auto built = build_and_record(at, variant{}, store, builder(at, bo), g);
+  const auto built = build_and_record(at, variant{}, store, builder(at, bo), ctx);
   if (!built.outcome.ok) return std::nullopt;
   arm_plan arm = arm_for(at, variant{}, built);
   arm.key = "canary";
@@ -112,8 +111,8 @@ int matrix(const matrix_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, &m));
   builder_options bo;
   bo.jobs = mm.jobs;
-  bo.verbose = g.verbose > 0;
-  variant_arms arms(m, store, g, bo, scenario.has_value());
+  const experiment_context ctx = context_for(g);
+  variant_arms arms(m, store, ctx, bo, scenario.has_value());
 
   // This shard's configurations (a split that balances every term within each shard), with run 0
   // (base) always first: every arm is paired with it within rounds, which also ties the shards of
@@ -140,7 +139,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
   // The canary runs in every shard, like base: each machine's nights are normalised by its own runs.
   bool has_canary = false;
   if (!f.canary.empty()) {
-    if (const auto arm = canary_arm(f.canary, m, store, g, scenario.has_value(), mm.jobs)) {
+    if (const auto arm = canary_arm(f.canary, m, store, ctx, scenario.has_value(), mm.jobs)) {
       plan_arms.push_back(*arm);
       has_canary = true;
     } else {
@@ -151,13 +150,13 @@ int matrix(const matrix_flags& f, const global_options& g) {
                           {"skipped", skipped}};
   if (!f.group.empty()) extra["group"] = f.group;
   if (!f.canary.empty()) extra["canary"] = f.canary;
-  experiment_oracle oracle(store, m, g, s, std::ref(arms));
+  experiment_oracle oracle(store, m, ctx, s, std::ref(arms));
   if (!g.quiet && !g.json)
     fmt::print(stderr, "matrix: {} design, {} of {} configurations{}{}, {} rounds\n", f.design, plan_arms.size() - (has_canary ? 1 : 0),
                d.runs.size(), shards > 1 ? fmt::format(" (shard {}/{})", shard, shards) : "",
                has_canary ? " + canary" : "", mm.rounds);
   const arm_set_result r = oracle.run_arms(plan_arms, mm.rounds, s.kind, extra);
-  analysis_result analysis = analyze(r.plan, r.samples);
+  analysis_result analysis = r.analysis;
 
   // Factorial effects per key metric over this experiment's runs of the design (configurations of
   // other shards or failed builds are missing: `matrix --analyze` takes the shards together).
