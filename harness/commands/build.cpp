@@ -132,7 +132,8 @@ int build(const build_flags& f, const global_options& g) {
   double total_s = 0;
   for (size_t i = 0; i < unique.size(); ++i) {
     const auto& v = unique[i];
-    if (!g.quiet && !g.json && unique.size() > 1) fmt::print(stderr, "[{}/{}] ", i + 1, unique.size());
+    // "variant i/N", not "[i/N]": that is how a build's own steps are counted below it.
+    if (!g.quiet && !g.json && unique.size() > 1) fmt::print(stderr, "variant {}/{} · ", i + 1, unique.size());
     const auto built = build_and_record(m, v, store, b, ctx);
     const auto& o = built.outcome;
     total_s += o.duration_s;

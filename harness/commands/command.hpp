@@ -63,8 +63,8 @@ db::experiment_record experiment_or_latest(db::results_store& store, const std::
 bool owner_died(const db::experiment_record& e, const std::string& this_host);
 
 // What the experiment library is told of the options: -v, and where its progress goes — stderr,
-// the rounds as one rewritten line on a terminal only; with --json only the warnings (notes) and
-// -v's build output; with -q nothing.
+// one rewritten line on a terminal and plain milestone lines elsewhere (progress_printer); with
+// --json only the warnings (notes) and -v's build output; with -q nothing.
 experiment_context context_for(const global_options& g);
 
 }  // namespace abtest::cli

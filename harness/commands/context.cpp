@@ -13,6 +13,7 @@
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/experiment/progress.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -87,36 +88,6 @@ db::experiment_record experiment_or_latest(db::results_store& store, const std::
   throw usage_error("no experiment recorded yet — run one (`abtest run`), or pass --db PATH");
 }
 
-namespace {
-
-// Rewritten in place on a terminal only: one line on stderr; silent in logs.
-class progress_line {
- public:
-  progress_line() : enabled_(::isatty(STDERR_FILENO) == 1) {}
-  ~progress_line() { clear(); }
-  void update(const std::string& text) {
-    if (!enabled_) return;
-    std::string line = text.substr(0, 110);
-    const size_t shown = line.size();
-    if (shown < width_) line.append(width_ - shown, ' ');
-    width_ = shown;
-    fmt::print(stderr, "\r{}", line);
-    std::fflush(stderr);
-  }
-  void clear() {
-    if (!enabled_ || width_ == 0) return;
-    fmt::print(stderr, "\r{}\r", std::string(width_, ' '));
-    std::fflush(stderr);
-    width_ = 0;
-  }
-
- private:
-  bool enabled_ = false;
-  size_t width_ = 0;
-};
-
-}  // namespace
-
 experiment_context context_for(const global_options& g) {
   experiment_context ctx;
   ctx.verbose = g.verbose;
@@ -124,12 +95,10 @@ experiment_context context_for(const global_options& g) {
     ctx.on_progress = {};
     return ctx;
   }
-  auto line = std::make_shared<progress_line>();
-  ctx.on_progress = [line, json = g.json](const progress& p) {
+  auto printer = std::make_shared<progress_printer>(stderr, ::isatty(STDERR_FILENO) == 1);
+  ctx.on_progress = [printer, json = g.json](const progress& p) {
     if (json && p.what != progress::kind::note && p.what != progress::kind::output) return;
-    if (p.what == progress::kind::round) return line->update(p.text);
-    line->clear();
-    if (p.what != progress::kind::idle) fmt::print(stderr, "{}\n", p.text);
+    printer->show(p);
   };
   return ctx;
 }

@@ -15,6 +15,7 @@
 #include "db/transaction.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/experiment/progress.hpp"
 #include "harness/experiment/report.hpp"
 
 namespace abtest {
@@ -110,14 +111,32 @@ std::string describe_cost(const build_outcome& o) {
   return text;
 }
 
+std::optional<double> last_build_seconds(db::results_store& store, const std::string& key, std::int64_t machine_id,
+                                         bool configured) {
+  std::optional<double> alike, any;
+  const auto builds = store.list_builds();  // oldest first
+  for (auto b = builds.rbegin(); b != builds.rend() && !alike; ++b) {
+    if (b->variant != key || b->status != db::build_status::ok || b->machine_id != machine_id || !b->duration_s) continue;
+    if (!any) any = b->duration_s;
+    if (b->details.value("configured", false) == configured) alike = b->duration_s;
+  }
+  return alike ? alike : any;
+}
+
 recorded_build build_and_record(const manifest& m, const variant& v, db::results_store& store, const builder& b,
                                 const experiment_context& ctx) {
+  const std::string key = build_part(v, m).key(m);
   const std::int64_t machine_id = current_machine(store);
-  ctx.report(progress::kind::build_start, fmt::format("building {} in {}", v.key(m), b.folder(v).string()));
-  const build_output_fn output = [&](std::string_view line) {
-    if (ctx.verbose > 0) ctx.report(progress::kind::output, std::string(line));
-  };
-  recorded_build r{b.build(v, output), 0};
+  // What to expect: this variant's last build here, else base's (the nearest thing on a first build);
+  // a folder not there yet will be configured and built whole, an existing one built incrementally.
+  const bool fresh = !std::filesystem::exists(b.folder(v));
+  std::optional<double> last_s = last_build_seconds(store, key, machine_id, fresh);
+  std::string expect = last_s ? fmt::format(" (last build {:.1f} s)", *last_s) : "";
+  if (!last_s && key != "base")
+    if ((last_s = last_build_seconds(store, "base", machine_id, fresh))) expect = fmt::format(" (base's last build {:.1f} s)", *last_s);
+  ctx.report(progress::kind::build_start, fmt::format("building {} in {}{}", key, b.folder(v).string(), expect));
+  build_tracker steps(ctx, key, last_s);
+  recorded_build r{b.build(v, [&](std::string_view line) { steps.line(line); }), 0};
   const auto& o = r.outcome;
   db::build_record rec;
   rec.variant = o.key;
@@ -200,9 +219,9 @@ schedule_result measure(db::results_store& store, const manifest& m, const run_p
                         sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx) {
   const std::int64_t machine_id = current_machine(store);
   stop_signals signals;
+  round_tracker rounds(ctx, plan, static_cast<int>(samples.size()));
   scheduler_hooks hooks;
   hooks.should_stop = [] { return g_stop.load(); };
-  hooks.progress = [&](const std::string& text) { ctx.report(progress::kind::round, text, false); };
   hooks.record = [&](const slot& s, const exec::sample_outcome& o) {
     db::sample_record r;
     r.experiment_id = id;
@@ -228,6 +247,7 @@ schedule_result measure(db::results_store& store, const manifest& m, const run_p
     for (const auto& [k, v] : o.metrics)
       if (std::isfinite(v)) r.metrics[k] = v;
     store.insert_sample(r);
+    rounds.recorded(s);
   };
   const schedule_result result = run_schedule(m, plan, source, samples, hooks);
   ctx.report(progress::kind::idle, "");

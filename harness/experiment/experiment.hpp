@@ -27,13 +27,20 @@ namespace abtest {
 std::int64_t current_machine(db::results_store& store);
 
 // Builds `v`, records the build (ok or failed) and returns the outcome with its build id. Reports
-// the build's start, its cost and its notes (and with verbose, the tool's output) to `ctx`.
+// the build's start, its steps with an ETA from the last recorded build of the variant on this
+// machine (else of base), its cost and its notes to `ctx`.
 struct recorded_build {
   build_outcome outcome;
   std::int64_t build_id = 0;
 };
 recorded_build build_and_record(const manifest& m, const variant& v, db::results_store& store, const builder& b,
                                 const experiment_context& ctx);
+
+// How long the newest successful build of `key` on `machine_id` took — of those that configured a
+// fresh folder (`configured`) or built incrementally, like the build to come, when there is one;
+// nullopt when there is no build at all.
+std::optional<double> last_build_seconds(db::results_store& store, const std::string& key, std::int64_t machine_id,
+                                         bool configured);
 
 // The arm that measures `v` from its build: {bin}, the programs where the build put them, the
 // environment of its `env` toggles, and the digest that makes two arms the same program.
@@ -57,7 +64,7 @@ std::string create_experiment(db::results_store& store, const manifest* m, const
                               const nlohmann::json& extra_config = nlohmann::json::object());
 
 // Runs what is missing of the experiment's schedule, recording each sample in its own transaction
-// as it completes and reporting each to `ctx` (the scheduler's round r/R line). SIGINT/SIGTERM stop
+// as it completes and reporting each to `ctx` (round r/R, arm, benchmark, ETA). SIGINT/SIGTERM stop
 // after the sample in flight (`interrupted`). Analyses nothing and leaves the status alone.
 schedule_result measure(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
                         sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx);

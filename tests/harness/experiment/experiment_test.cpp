@@ -55,6 +55,13 @@ class simulated_experiment : public ::testing::Test {
     return p;
   }
   std::string create(const run_plan& p) { return create_experiment(*store_, &m_, p, "experiment_test", current_machine(*store_)); }
+  std::vector<std::string> milestones() const {
+    std::vector<std::string> out;
+    for (const auto& e : events_)
+      if (e.what == progress::kind::round && e.milestone) out.push_back(e.text);
+    return out;
+  }
+
   fs::path dir_, scenario_path_;
   search::scenario scenario_;
   manifest m_;
@@ -89,10 +96,14 @@ TEST_F(simulated_experiment, execute_records_every_sample_analyses_once_and_stor
     }
   EXPECT_EQ(store_->find_experiment(id)->status, db::experiment_status::complete);
 
-  // Progress: one event per sample, then idle.
+  // Progress: one event per sample, one milestone per round (the warm-up round too), then idle.
   EXPECT_EQ(events_.size(), 15u);
   EXPECT_EQ(events_.back().what, progress::kind::idle);
-  EXPECT_EQ(events_[2].text.rfind("round 1/6 · ", 0), 0u) << events_[2].text;  // after 2 warm-ups
+  const auto lines = milestones();
+  ASSERT_EQ(lines.size(), 7u);
+  EXPECT_EQ(lines[0].rfind("warm-up 1/1 · ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("round 1/6 · ", 0), 0u) << lines[1];
+  EXPECT_NE(lines[6].find(" · proof · ETA "), std::string::npos) << lines[6];
 }
 
 TEST_F(simulated_experiment, measure_leaves_the_verdicts_to_conclude_and_adds_only_the_missing_rounds) {
@@ -117,8 +128,9 @@ TEST_F(simulated_experiment, measure_leaves_the_verdicts_to_conclude_and_adds_on
   }
   EXPECT_EQ(samples.size(), 10u);
   EXPECT_EQ(store_->list_samples(id).size(), 10u);
-  ASSERT_EQ(events_.size(), 3u);
-  EXPECT_EQ(events_[0].text.rfind("round 4/4 · ", 0), 0u) << events_[0].text;
+  const auto lines = milestones();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].rfind("round 4/4 · ", 0), 0u) << lines[0];
 
   conclude(*store_, id, analyze(p, samples), false);
   EXPECT_FALSE(store_->list_verdicts(id).empty());
@@ -156,6 +168,36 @@ TEST_F(simulated_experiment, the_oracle_compares_on_simulated_samples_and_keeps_
   ASSERT_EQ(r.log_values.size(), 2u);
   ASSERT_EQ(r.log_values[1].size(), 4u);
   EXPECT_NEAR(r.log_values[1][0] - r.log_values[0][0], 0.0953, 0.05);
+}
+
+TEST_F(simulated_experiment, last_build_seconds_is_the_newest_ok_build_of_the_variant_on_this_machine) {
+  const std::int64_t here = current_machine(*store_);
+  db::machine_record other;
+  other.fingerprint = "another-host";
+  other.hostname = "elsewhere";
+  const std::int64_t there = store_->upsert_machine(other);
+  auto build = [&](const std::string& key, double seconds, db::build_status status, std::int64_t machine, bool configured) {
+    db::build_record b;
+    b.variant = key;
+    b.source_dir = dir_.string();
+    b.build_dir = (dir_ / key).string();
+    b.duration_s = seconds;
+    b.status = status;
+    b.machine_id = machine;
+    if (configured) b.details["configured"] = true;
+    store_->insert_build(b);
+  };
+  EXPECT_FALSE(last_build_seconds(*store_, "base", here, true));
+  build("base", 40.0, db::build_status::ok, here, true);    // the first: configured and built whole
+  build("base", 12.0, db::build_status::ok, here, false);   // incremental
+  build("base", 3.0, db::build_status::failed, here, false);  // a failed build says little of the next
+  build("base", 5.0, db::build_status::ok, there, false);     // nor does another machine's
+  build("A1=4", 20.0, db::build_status::ok, here, true);
+  EXPECT_DOUBLE_EQ(*last_build_seconds(*store_, "base", here, false), 12.0);
+  EXPECT_DOUBLE_EQ(*last_build_seconds(*store_, "base", here, true), 40.0);  // a fresh folder: like the first
+  // With no build of the same kind, the newest of the other.
+  EXPECT_DOUBLE_EQ(*last_build_seconds(*store_, "A1=4", here, false), 20.0);
+  EXPECT_FALSE(last_build_seconds(*store_, "A2", here, true));
 }
 
 }  // namespace
