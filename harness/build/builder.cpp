@@ -8,10 +8,15 @@
 #include <fmt/ranges.h>
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cerrno>
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -23,6 +28,7 @@
 #include "harness/build/cmake_file_api.hpp"
 #include "harness/build/file_text.hpp"
 #include "harness/core/sha256.hpp"
+#include "harness/exec/child_process.hpp"
 #include "harness/exec/host.hpp"
 #include "harness/exec/git.hpp"
 #include "harness/exec/process.hpp"
@@ -48,6 +54,13 @@ std::string last_lines(const std::string& text, int lines) {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+// How much of one tool run's output the builder keeps in memory (and the log): a runaway build
+// that prints without end is cut to its head and its last lines.
+constexpr std::size_t output_limit = 16u << 20;
+constexpr std::size_t tail_limit = 8u << 10;
+// After the tool exits, how long to keep reading pipes that something it started still holds.
+constexpr std::chrono::seconds drain_limit{2};
+
 // One build of one variant: where it happens, what it may use, and where its output goes.
 struct build_job {
   const manifest& m;
@@ -60,29 +73,103 @@ struct build_job {
   std::map<std::string, std::string> env;    // the compiler cache's
   std::ofstream& log;
   std::string& output;
+  const build_output_fn& on_output;
 
-  // Runs a build tool, appending its output to the log; true on exit 0.
+  // Runs a build tool in its own process group. Its output (stdout and stderr in the order they
+  // come) goes to the log as it arrives and to `on_output` line by line, so that progress can be
+  // shown while it runs; true on exit 0.
   bool run(const std::vector<std::string>& argv, const fs::path& cwd = {},
            const std::map<std::string, std::string>& extra_env = {}) const {
-    exec::process_options o;
+    exec::spawn_options o;
     o.argv = argv;
     o.working_dir = cwd;
     o.env = env;
     for (const auto& [k, val] : extra_env) o.env[k] = val;
-    o.hardware_counters = false;
-    o.stdout_limit = 16u << 20;
-    const exec::process_result r = exec::run_process(o);
-    std::string text = fmt::format("$ {}\n", fmt::join(argv, " "));
-    if (!r.started) text += r.error + "\n";
-    text += r.out.head;
-    if (r.out.truncated) text += "\n[... output truncated ...]\n" + r.out.tail;
-    text += r.err.head;
-    if (r.err.truncated) text += "\n[... output truncated ...]\n" + r.err.tail;
-    log << text << std::flush;
-    if (options.verbose) fmt::print(stderr, "{}", text);
-    output += text;
-    return r.started && r.exit_code && *r.exit_code == 0;
+    o.counters.clear();
+    tool_output out{*this, 0, {}};
+    out.keep(fmt::format("$ {}\n", fmt::join(argv, " ")));
+    std::string error;
+    std::optional<exec::child_process> child = exec::child_process::start(o, error);
+    if (!child) {
+      out.keep(error + "\n");
+      return false;
+    }
+    exec::unique_fd* pipes[2] = {&child->stdout_pipe(), &child->stderr_pipe()};
+    std::string pending[2];  // a line not yet ended, per pipe
+    std::array<char, 64u << 10> buf;
+    std::optional<std::chrono::steady_clock::time_point> drain_until;
+    while (*pipes[0] || *pipes[1]) {
+      std::array<pollfd, 2> fds{};
+      int index_of[2] = {-1, -1};
+      nfds_t n = 0;
+      for (int i = 0; i < 2; ++i)
+        if (*pipes[i]) {
+          index_of[n] = i;
+          fds[n++] = {pipes[i]->get(), POLLIN, 0};
+        }
+      // A short wait, so that the end of a tool whose pipes something else holds is noticed.
+      if (::poll(fds.data(), n, 200) < 0 && errno != EINTR) break;
+      for (nfds_t k = 0; k < n; ++k) {
+        if (fds[k].revents == 0) continue;
+        const int i = index_of[k];
+        const ssize_t got = ::read(pipes[i]->get(), buf.data(), buf.size());
+        if (got > 0) {
+          pending[i].append(buf.data(), static_cast<std::size_t>(got));
+          for (std::size_t eol; (eol = pending[i].find('\n')) != std::string::npos;) {
+            out.line(std::string_view(pending[i]).substr(0, eol + 1));
+            pending[i].erase(0, eol + 1);
+          }
+        } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+          pipes[i]->reset();
+        }
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (!drain_until && child->exited()) {
+        child->signal_group(SIGKILL);  // what the tool left running in its group ends with it
+        drain_until = now + drain_limit;
+      }
+      if (drain_until && now >= *drain_until) break;
+    }
+    for (auto& rest : pending)
+      if (!rest.empty()) out.line(rest + "\n");
+    out.finish();
+    const auto info = child->reap();
+    return WIFEXITED(info.status) && WEXITSTATUS(info.status) == 0;
   }
+
+  // One run's output on its way to the log, `output` (its head up to output_limit, then its tail)
+  // and the caller's hook.
+  struct tool_output {
+    const build_job& job;
+    std::size_t kept = 0;
+    std::string tail;
+    void keep(std::string_view text) {
+      if (kept + text.size() <= output_limit) {
+        kept += text.size();
+        job.log << text;
+        job.output += text;
+        return;
+      }
+      kept = output_limit + 1;
+      tail += text;
+      if (tail.size() > 2 * tail_limit) tail.erase(0, tail.size() - tail_limit);
+    }
+    void line(std::string_view text) {
+      keep(text);
+      if (job.on_output) job.on_output(text.substr(0, text.size() - 1));
+    }
+    void finish() {
+      if (kept > output_limit) {
+        if (tail.size() > tail_limit) tail.erase(0, tail.size() - tail_limit);
+        keep_always("\n[... output truncated ...]\n" + tail);
+      }
+      job.log << std::flush;
+    }
+    void keep_always(const std::string& text) {
+      job.log << text;
+      job.output += text;
+    }
+  };
 
   std::string version_of(const std::vector<std::string>& argv) const {
     exec::process_options o;
@@ -326,13 +413,14 @@ fs::path builder::folder(const variant& v) const {
 std::vector<std::string> builder::configure_command(const variant& v) const {
   std::string output;
   std::ofstream log;
+  const build_output_fn none;
   const variant bv = build_part(v, m_);
   const fs::path dir = m_.needs_worktrees() ? folder(v) / "build" : folder(v);
-  const build_job j{m_, options_, bv, m_.source_dir, dir, options_.targets, *options_.without_cuda, {}, log, output};
+  const build_job j{m_, options_, bv, m_.source_dir, dir, options_.targets, *options_.without_cuda, {}, log, output, none};
   return cmake_configure_command(j, options_.extra_cmake_args);
 }
 
-build_outcome builder::build(const variant& requested) const {
+build_outcome builder::build(const variant& requested, const build_output_fn& on_output) const {
   const variant v = build_part(requested, m_);
   build_outcome out;
   out.v = v;
@@ -371,7 +459,8 @@ build_outcome builder::build(const variant& requested) const {
   compiler_cache cache = m_.build.system == build_system::cargo
                              ? compiler_cache{}  // Cargo's shared target folder is the cache
                              : compiler_cache::ccache_for(out.dir, common_ancestor(tree.source, options_.build_root));
-  const build_job job{m_, options_, v, tree.source, out.dir, options_.targets, *options_.without_cuda, cache.env(), log, output};
+  const build_job job{m_, options_, v, tree.source, out.dir, options_.targets, *options_.without_cuda, cache.env(), log, output,
+                      on_output};
   cache.begin();
   system_result r;
   switch (m_.build.system) {

@@ -6,12 +6,15 @@
 //   if (!r.ok) print(r.log_tail);          // never thrown: a failed variant is data (bisect skips it)
 //   r.binaries["synth-bench"].sha256       // identical hashes = identical programs
 //   r.cost.cache_misses                    // objects really compiled; the rest came from the cache
+//   b.build(v, [](std::string_view line) { … });  // each line of the build tool's output, as it comes
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/build/compiler_cache.hpp"
@@ -59,8 +62,11 @@ struct builder_options {
   std::string folder_suffix;         // appended to the variant's folder (noise-floor rebuilds)
   std::vector<std::string> targets;  // empty: the manifest's build.targets
   std::optional<bool> without_cuda;  // default: this host has no CUDA device
-  bool verbose = false;              // stream the build tool's output to stderr
 };
+
+// Receives each line of a build tool's output (stdout and stderr, in the order they come, without
+// the newline) while the tool runs: for progress ("[12/40] Building CXX object …") and for -v.
+using build_output_fn = std::function<void(std::string_view line)>;
 
 class builder {
  public:
@@ -68,7 +74,8 @@ class builder {
 
   // Prepares the variant's sources (a worktree when it needs one), configures when needed and
   // builds the targets. Never throws for a failing compiler or patch: the outcome says ok = false.
-  build_outcome build(const variant& v) const;
+  // The tools' output goes to the build's log as it comes, and to `on_output` line by line.
+  build_outcome build(const variant& v, const build_output_fn& on_output = {}) const;
   std::filesystem::path folder(const variant& v) const;
 
   // The cmake configure command line for `v` (exposed for tests and `abtest show`).

@@ -111,7 +111,6 @@ int build(const build_flags& f, const global_options& g) {
     if (seen.insert(build_part(v, m).key(m)).second) unique.push_back(build_part(v, m));
   builder_options bo;
   bo.jobs = f.jobs;
-  bo.verbose = g.verbose > 0;
   bo.targets = targets_for(m, f.benches);
   builder b(m, bo);
   if (f.dry_run) {  // what would be built, where: the manifest and the variants are valid
@@ -126,14 +125,16 @@ int build(const build_flags& f, const global_options& g) {
     return 0;
   }
   auto store = open_store(db_path(g, &m));
+  const experiment_context ctx = context_for(g);
   nlohmann::json out = nlohmann::json::array();
   std::map<std::string, std::string> by_digest;  // binaries digest → first variant that produced it
   int failed = 0;
   double total_s = 0;
   for (size_t i = 0; i < unique.size(); ++i) {
     const auto& v = unique[i];
-    if (!g.quiet && !g.json && unique.size() > 1) fmt::print(stderr, "[{}/{}] ", i + 1, unique.size());
-    const auto built = build_and_record(m, v, store, b, g);
+    // "variant i/N", not "[i/N]": that is how a build's own steps are counted below it.
+    if (!g.quiet && !g.json && unique.size() > 1) fmt::print(stderr, "variant {}/{} · ", i + 1, unique.size());
+    const auto built = build_and_record(m, v, store, b, ctx);
     const auto& o = built.outcome;
     total_s += o.duration_s;
     nlohmann::json j = {{"variant", o.key}, {"ok", o.ok}, {"dir", o.dir.string()}, {"duration_s", o.duration_s},

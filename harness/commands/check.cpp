@@ -48,22 +48,21 @@ int check(const check_flags& f, const global_options& g) {
   builder_options bo;
   bo.jobs = mm.jobs;
   bo.build_root = build_root_for(m, sha);
-  bo.verbose = g.verbose > 0;
-  const auto good = build_and_record(at, v, store, builder(at, bo), g);
+  const experiment_context ctx = context_for(g);
+  const auto good = build_and_record(at, v, store, builder(at, bo), ctx);
   if (!good.outcome.ok)
     throw user_error(exit_code::build_failed, fmt::format("the good revision {} does not build — last lines of {}:\n{}", against,
                                                           good.outcome.log_path.string(), good.outcome.log_tail));
   builder_options here_options;
   here_options.jobs = mm.jobs;
-  here_options.verbose = g.verbose > 0;
-  const auto here = build_and_record(m, v, store, builder(m, here_options), g);
+  const auto here = build_and_record(m, v, store, builder(m, here_options), ctx);
   nlohmann::json out = {{"against", sha}, {"metric", s.metric}, {"variant", v.key(m)}};
   int code = 0;
   if (!here.outcome.ok) {
     out["verdict"] = "unbuildable";
     code = static_cast<int>(exit_code::skip);
   } else {
-    experiment_oracle oracle(store, m, g, s, [](const search::levels&) { return std::nullopt; });
+    experiment_oracle oracle(store, m, ctx, s, [](const search::levels&) { return std::nullopt; });
     arm_plan base = arm_for(at, v, good);
     base.key = fmt::format("{}@{}", v.key(m), sha.substr(0, 12));
     const arm_plan cand = arm_for(m, v, here);

@@ -12,6 +12,7 @@
 
 #include "db/results_store.hpp"
 #include "harness/core/manifest.hpp"
+#include "harness/experiment/context.hpp"
 
 namespace abtest::cli {
 
@@ -61,17 +62,9 @@ db::experiment_record experiment_or_latest(db::results_store& store, const std::
 // read-only commands show it as incomplete, as the next write-open will record it.
 bool owner_died(const db::experiment_record& e, const std::string& this_host);
 
-// Progress on a terminal only: one rewritten line on stderr; silent in logs and with -q/--json.
-class progress_line {
- public:
-  explicit progress_line(const global_options& g);
-  ~progress_line();
-  void update(const std::string& text);
-  void clear();
-
- private:
-  bool enabled_ = false;
-  size_t width_ = 0;
-};
+// What the experiment library is told of the options: -v, and where its progress goes — stderr,
+// one rewritten line on a terminal and plain milestone lines elsewhere (progress_printer); with
+// --json only the warnings (notes) and -v's build output; with -q nothing.
+experiment_context context_for(const global_options& g);
 
 }  // namespace abtest::cli

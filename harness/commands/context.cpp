@@ -1,4 +1,4 @@
-// Helpers every subcommand shares: the manifest, the results database, the progress line.
+// Helpers every subcommand shares: the manifest, the results database, the experiment context.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <signal.h>
@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <ranges>
 
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/experiment/progress.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -86,24 +88,19 @@ db::experiment_record experiment_or_latest(db::results_store& store, const std::
   throw usage_error("no experiment recorded yet — run one (`abtest run`), or pass --db PATH");
 }
 
-progress_line::progress_line(const global_options& g) : enabled_(!g.quiet && !g.json && ::isatty(STDERR_FILENO)) {}
-progress_line::~progress_line() { clear(); }
-
-void progress_line::update(const std::string& text) {
-  if (!enabled_) return;
-  std::string line = text.substr(0, 110);
-  const size_t shown = line.size();
-  if (shown < width_) line.append(width_ - shown, ' ');
-  width_ = shown;
-  fmt::print(stderr, "\r{}", line);
-  std::fflush(stderr);
-}
-
-void progress_line::clear() {
-  if (!enabled_ || width_ == 0) return;
-  fmt::print(stderr, "\r{}\r", std::string(width_, ' '));
-  std::fflush(stderr);
-  width_ = 0;
+experiment_context context_for(const global_options& g) {
+  experiment_context ctx;
+  ctx.verbose = g.verbose;
+  if (g.quiet) {
+    ctx.on_progress = {};
+    return ctx;
+  }
+  auto printer = std::make_shared<progress_printer>(stderr, ::isatty(STDERR_FILENO) == 1);
+  ctx.on_progress = [printer, json = g.json](const progress& p) {
+    if (json && p.what != progress::kind::note && p.what != progress::kind::output) return;
+    printer->show(p);
+  };
+  return ctx;
 }
 
 std::map<std::string, std::string> parse_params(const manifest& m, const std::vector<std::string>& items) {

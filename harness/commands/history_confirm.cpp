@@ -80,10 +80,9 @@ std::optional<arm_plan> rebuild_arm(db::results_store& store, const global_optio
   const manifest at = manifest_at_commit(m, *b->commit_sha);
   builder_options bo;
   bo.build_root = build_root_for(m, *b->commit_sha);
-  bo.verbose = g.verbose > 0;
   variant v;
   v.levels = n.arm->levels;
-  const auto built = build_and_record(at, v, store, builder(at, bo), g);
+  const auto built = build_and_record(at, v, store, builder(at, bo), context_for(g));
   if (!built.outcome.ok) {
     why = fmt::format("commit {} no longer builds {}:\n{}", b->commit_sha->substr(0, 12), n.arm->key, built.outcome.log_tail);
     return std::nullopt;
@@ -188,14 +187,15 @@ confirmation confirm_changepoint(db::results_store& store, const global_options&
                                                   {"before", r.before}, {"after", r.after}}},
                                     {"simulate_before", before.plan.simulate}});
   std::vector<sample_row> samples;
+  execution done;
   if (sb) {
     two_nights_source source(*sb, *sa, plan);
-    execute(store, *m, plan, c.experiment, source, samples, g);
+    done = execute(store, *m, plan, c.experiment, source, samples, context_for(g));
   } else {
     process_source source(*m, plan);
-    execute(store, *m, plan, c.experiment, source, samples, g);
+    done = execute(store, *m, plan, c.experiment, source, samples, context_for(g));
   }
-  const analysis_result a = analyze(plan, samples);
+  const analysis_result& a = done.analysis;
   c.verdict = "inconclusive";
   for (const auto& row : a.rows)
     if (row.metric == r.metric) {

@@ -1,11 +1,14 @@
 // `abtest matrix`: every configuration of a design (full 2^k, resolution-V half fraction, one at a
 // time) as arms of one experiment in RMIT rounds; verdicts vs base and factorial effects (DESIGN §7).
+// Phases: resolve → build arms → measure → attribute → report, the last reading one outcome for the
+// terminal and for --json alike.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <cmath>
 #include <iostream>
 #include <set>
+#include <tuple>
 
 #include "harness/commands/command.hpp"
 #include "harness/commands/measurement.hpp"
@@ -49,176 +52,235 @@ std::pair<int, int> parse_shard(const std::string& text) {
 // build folder, which later nights reuse, so the same program runs every night and only the machine
 // moves it. With a scenario nothing is built: the canary is the all-off configuration, which sees
 // the scenario's base (machine) but none of the toggles' effects.
-std::optional<arm_plan> canary_arm(const std::string& ref, const manifest& m, db::results_store& store, const global_options& g,
-                                   bool simulated, int jobs) {
+std::optional<arm_plan> canary_arm(const std::string& ref, const manifest& m, db::results_store& store,
+                                   const experiment_context& ctx, bool simulated, int jobs) {
   if (simulated) return arm_plan{"canary", {}, "", {}, {}, std::nullopt, {}, {}};
   const std::string sha = resolve_commit(m, ref);
   const manifest at = manifest_at_commit(m, sha);
   builder_options bo;
   bo.jobs = jobs;
   bo.build_root = build_root_for(m, sha);
-  bo.verbose = g.verbose > 0;
-  const auto built = build_and_record(at, variant{}, store, builder(at, bo), g);
+  const auto built = build_and_record(at, variant{}, store, builder(at, bo), ctx);
   if (!built.outcome.ok) return std::nullopt;
   arm_plan arm = arm_for(at, variant{}, built);
   arm.key = "canary";
   return arm;
 }
 
-int matrix(const matrix_flags& f, const global_options& g) {
-  if (f.analyze) return matrix_analyze(f.experiments, f.group, f.metrics, f.measure.margin_pct, g);
-  if (!f.experiments.empty()) throw usage_error("--experiment goes with --analyze");
-  const std::optional<search::scenario> scenario = load_simulate_flag(f.measure.simulate);
-  const manifest m = scenario ? manifest_from_scenario(*scenario, f.measure.simulate) : load_manifest_for(g);
-  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::effects);
-  const auto [shard, shards] = f.shard.empty() ? std::pair{0, 1} : parse_shard(f.shard);
+// --- resolve: the flags checked against the manifest, the design and its factors ----------------
 
-  // The factors: the chosen toggles (each at its `on` level or the level given), else every toggle
-  // that can change something on this host.
-  std::vector<std::string> notes;
-  variant high = f.toggles.empty() ? parse_variant_spec("all", m) : variant_from_flags(f.toggles, m);
-  if (f.toggles.empty())
-    for (const auto& id : inert_toggles(m, high)) {
-      high.levels.erase(id);
-      notes.push_back(fmt::format("{} is inert on this host — left out of the design (name it with --toggle to include it)", id));
-    }
-  const auto specs = search_toggles(m);
-  const auto factors = search::differing_factors(specs, {}, high.levels);
-  if (factors.empty()) throw usage_error("no toggles to vary — give --toggle ID (repeatable)");
+struct matrix_request {
+  std::optional<search::scenario> scenario;  // --simulate
+  manifest m;
+  measurement mm;
+  int shard = 0, shards = 1;
+  std::vector<search::factor> factors;  // the toggles varied, each between off and its level
   search::design d;
+  std::vector<std::string> keys;        // variant key per run of the design
+  recorded_design design;
+  std::vector<std::string> notes;
+};
+
+// The factors: the chosen toggles (each at its `on` level or the level given), else every toggle
+// that can change something on this host.
+void resolve(const matrix_flags& f, const global_options& g, matrix_request& q) {
+  q.scenario = load_simulate_flag(f.measure.simulate);
+  q.m = q.scenario ? manifest_from_scenario(*q.scenario, f.measure.simulate) : load_manifest_for(g);
+  q.mm = resolve_measurement(f.measure, q.m, rounds_rule::effects);
+  std::tie(q.shard, q.shards) = f.shard.empty() ? std::pair{0, 1} : parse_shard(f.shard);
+  variant high = f.toggles.empty() ? parse_variant_spec("all", q.m) : variant_from_flags(f.toggles, q.m);
+  if (f.toggles.empty())
+    for (const auto& id : inert_toggles(q.m, high)) {
+      high.levels.erase(id);
+      q.notes.push_back(fmt::format("{} is inert on this host — left out of the design (name it with --toggle to include it)", id));
+    }
+  q.factors = search::differing_factors(search_toggles(q.m), {}, high.levels);
+  if (q.factors.empty()) throw usage_error("no toggles to vary — give --toggle ID (repeatable)");
   try {
-    d = search::make_design(f.design, static_cast<int>(factors.size()));
+    q.d = search::make_design(f.design, static_cast<int>(q.factors.size()));
   } catch (const std::invalid_argument& e) {
     throw usage_error(fmt::format("--design {} with {} toggles: {} — try --design full|half|oat or fewer toggles", f.design,
-                                  factors.size(), e.what()));
+                                  q.factors.size(), e.what()));
   }
-  std::vector<std::string> keys, factor_names;
-  for (const auto& run : d.runs) keys.push_back(variant_key(search::apply({}, factors, run), m));
-  for (const auto& x : factors) factor_names.push_back(x.name);
-  const recorded_design design = design_from_json(design_to_json(d, keys, factor_names));
+  std::vector<std::string> factor_names;
+  for (const auto& run : q.d.runs) q.keys.push_back(variant_key(search::apply({}, q.factors, run), q.m));
+  for (const auto& x : q.factors) factor_names.push_back(x.name);
+  q.design = design_from_json(design_to_json(q.d, q.keys, factor_names));
+}
 
+oracle_settings settings_for(const matrix_flags& f, const global_options& g, const matrix_request& q) {
   oracle_settings s;
   s.kind = f.nightly ? "nightly" : "matrix";
-  s.metric = f.metrics.empty() ? m.benchmarks.front().name + ".total_s" : f.metrics.front();
-  for (const auto& b : m.benchmarks) s.benchmarks.push_back(b.name);
-  s.warmups = scenario ? 0 : m.benchmarks.front().warmups;
-  s.params = mm.params;
-  s.seed = mm.seed;
-  if (scenario) {
-    s.simulate = mm.simulate;
-    s.scenario = &*scenario;
+  s.metric = f.metrics.empty() ? q.m.benchmarks.front().name + ".total_s" : f.metrics.front();
+  for (const auto& b : q.m.benchmarks) s.benchmarks.push_back(b.name);
+  s.warmups = q.scenario ? 0 : q.m.benchmarks.front().warmups;
+  s.params = q.mm.params;
+  s.seed = q.mm.seed;
+  if (q.scenario) {
+    s.simulate = q.mm.simulate;
+    s.scenario = &*q.scenario;
   }
   s.command_line = g.command_line;
-  auto store = open_store(db_path(g, &m));
-  builder_options bo;
-  bo.jobs = mm.jobs;
-  bo.verbose = g.verbose > 0;
-  variant_arms arms(m, store, g, bo, scenario.has_value());
+  return s;
+}
 
-  // This shard's configurations (a split that balances every term within each shard), with run 0
-  // (base) always first: every arm is paired with it within rounds, which also ties the shards of
-  // one design together.
-  const std::vector<int> shard_of = search::balanced_shards(d, shards);
+// --- build arms: this shard's configurations (and the canary) ----------------------------------
+
+struct matrix_arms {
+  std::vector<arm_plan> arms;  // base first, then this shard's configurations that built, the canary last
+  std::vector<int> shard_of;   // shard of each run of the design
+  nlohmann::json skipped = nlohmann::json::array();  // configurations whose build failed
+  bool has_canary = false;
+};
+
+// This shard's configurations (a split that balances every term within each shard), with run 0
+// (base) always first: every arm is paired with it within rounds, which also ties the shards of one
+// design together. The canary runs in every shard, like base: each machine's nights are normalised
+// by its own runs.
+matrix_arms build_arms(const matrix_flags& f, matrix_request& q, variant_arms& arms, db::results_store& store,
+                       const experiment_context& ctx) {
+  matrix_arms out;
+  out.shard_of = search::balanced_shards(q.d, q.shards);
   std::vector<std::size_t> chosen{0};
-  for (std::size_t c = 1; c < d.runs.size(); ++c)
-    if (shard_of[c] == shard) chosen.push_back(c);
-  std::vector<arm_plan> plan_arms;
-  nlohmann::json skipped = nlohmann::json::array();
+  for (std::size_t c = 1; c < q.d.runs.size(); ++c)
+    if (out.shard_of[c] == q.shard) chosen.push_back(c);
   for (std::size_t c : chosen) {
-    const auto arm = arms(search::apply({}, factors, d.runs[c]));
+    const auto arm = arms(search::apply({}, q.factors, q.d.runs[c]));
     if (!arm) {
       if (c == 0)
         throw user_error(exit_code::build_failed, fmt::format("the build of base failed — every arm is compared with it; last lines:\n{}",
                                                               arms.failure("base")));
-      skipped.push_back({{"variant", keys[c]}, {"reason", "build failed"}, {"log_tail", arms.failure(keys[c])}});
-      notes.push_back(fmt::format("{} does not build — skipped", keys[c]));
+      out.skipped.push_back({{"variant", q.keys[c]}, {"reason", "build failed"}, {"log_tail", arms.failure(q.keys[c])}});
+      q.notes.push_back(fmt::format("{} does not build — skipped", q.keys[c]));
       continue;
     }
-    plan_arms.push_back(*arm);
+    out.arms.push_back(*arm);
   }
-  if (plan_arms.size() < 2) throw user_error(exit_code::build_failed, "fewer than two configurations built — nothing to compare");
-  // The canary runs in every shard, like base: each machine's nights are normalised by its own runs.
-  bool has_canary = false;
+  if (out.arms.size() < 2) throw user_error(exit_code::build_failed, "fewer than two configurations built — nothing to compare");
   if (!f.canary.empty()) {
-    if (const auto arm = canary_arm(f.canary, m, store, g, scenario.has_value(), mm.jobs)) {
-      plan_arms.push_back(*arm);
-      has_canary = true;
+    if (const auto arm = canary_arm(f.canary, q.m, store, ctx, q.scenario.has_value(), q.mm.jobs)) {
+      out.arms.push_back(*arm);
+      out.has_canary = true;
     } else {
-      notes.push_back(fmt::format("the canary ({}) does not build — tonight is not normalised", f.canary));
+      q.notes.push_back(fmt::format("the canary ({}) does not build — tonight is not normalised", f.canary));
     }
   }
-  nlohmann::json extra = {{"design", design.json}, {"shard", {{"index", shard}, {"count", shards}, {"of_run", shard_of}}},
-                          {"skipped", skipped}};
-  if (!f.group.empty()) extra["group"] = f.group;
-  if (!f.canary.empty()) extra["canary"] = f.canary;
-  experiment_oracle oracle(store, m, g, s, std::ref(arms));
-  if (!g.quiet && !g.json)
-    fmt::print(stderr, "matrix: {} design, {} of {} configurations{}{}, {} rounds\n", f.design, plan_arms.size() - (has_canary ? 1 : 0),
-               d.runs.size(), shards > 1 ? fmt::format(" (shard {}/{})", shard, shards) : "",
-               has_canary ? " + canary" : "", mm.rounds);
-  const arm_set_result r = oracle.run_arms(plan_arms, mm.rounds, s.kind, extra);
-  analysis_result analysis = analyze(r.plan, r.samples);
+  return out;
+}
 
-  // Factorial effects per key metric over this experiment's runs of the design (configurations of
-  // other shards or failed builds are missing: `matrix --analyze` takes the shards together).
-  const auto metrics = f.metrics.empty() ? default_monitor_metrics(r.plan, r.samples) : f.metrics;
-  std::vector<db::effect_record> records;
-  nlohmann::json effects = nlohmann::json::array();
+// --- attribute: factorial effects per metric --------------------------------------------------
+
+struct matrix_effects {
+  nlohmann::json json = nlohmann::json::array();
   std::string tables;
+  std::vector<db::effect_record> records;
+};
+
+// Factorial effects per key metric over this experiment's runs of the design (configurations of
+// other shards or failed builds are missing: `matrix --analyze` takes the shards together).
+matrix_effects attribute(const matrix_flags& f, matrix_request& q, const arm_set_result& r) {
+  matrix_effects out;
+  const auto metrics = f.metrics.empty() ? default_monitor_metrics(r.plan, r.samples) : f.metrics;
   for (const auto& metric : metrics) {
-    if (shards > 1) {
+    if (q.shards > 1) {
       // A shard holds a part of the design: a fit of it alone would alias every term it cannot see.
-      notes.push_back(fmt::format("{}: no factorial effects from one shard — merge the shards' databases (`abtest db merge`) "
-                                  "and run `abtest matrix --analyze{}`",
-                                  metric, f.group.empty() ? " --experiment ID..." : " --group " + f.group));
+      q.notes.push_back(fmt::format("{}: no factorial effects from one shard — merge the shards' databases (`abtest db merge`) "
+                                    "and run `abtest matrix --analyze{}`",
+                                    metric, f.group.empty() ? " --experiment ID..." : " --group " + f.group));
       continue;
     }
-    const search::shard_values v = design_values(design, r.plan, r.samples, analysis, metric);
-    std::vector<std::vector<double>> y(d.runs.size(), std::vector<double>(static_cast<std::size_t>(mm.rounds), NAN));
+    const search::shard_values v = design_values(q.design, r.plan, r.samples, r.analysis, metric);
+    std::vector<std::vector<double>> y(q.d.runs.size(), std::vector<double>(static_cast<std::size_t>(q.mm.rounds), NAN));
     for (std::size_t i = 0; i < v.configs.size(); ++i) y[v.configs[i]] = v.y[i];
     try {
-      auto e = effects_report(metric, design, search::attribute(d, y, 0.05, mm.margin),
-                              search::measured_log_ratios(d, {v}));
+      auto e = effects_report(metric, q.design, search::attribute(q.d, y, 0.05, q.mm.margin), search::measured_log_ratios(q.d, {v}));
       for (auto& rec : e.records) rec.experiment_id = r.experiment_id;
-      effects.push_back(e.json);
-      tables += e.table;
-      records.insert(records.end(), e.records.begin(), e.records.end());
+      out.json.push_back(e.json);
+      out.tables += e.table;
+      out.records.insert(out.records.end(), e.records.begin(), e.records.end());
     } catch (const std::invalid_argument& e) {
-      notes.push_back(fmt::format("{}: no factorial effects — {} (failed builds leave the design incomplete)", metric, e.what()));
+      q.notes.push_back(fmt::format("{}: no factorial effects — {} (failed builds leave the design incomplete)", metric, e.what()));
     }
   }
-  store.replace_effects(r.experiment_id, records);
+  return out;
+}
 
+// --- report: what the terminal and --json both show -------------------------------------------
+
+struct matrix_outcome {
+  std::string kind, group, canary;
+  int shard = 0, shards = 1;
+  nlohmann::json design, skipped;
+  const arm_set_result& r;
+  analysis_result analysis;  // r's, with a frozen canary's digest mismatch forgiven
+  matrix_effects effects;
+  std::vector<std::string> notes;
+  int rounds_done = 0;
+
+  report_input verdicts() const { return {r.experiment_id, r.plan, analysis, nullptr, rounds_done, false, false}; }
+};
+
+nlohmann::json to_json(const matrix_outcome& o) {
+  auto j = json_report(o.verdicts());
+  j["kind"] = o.kind;
+  j["design"] = o.design;
+  j["shard"] = {{"index", o.shard}, {"count", o.shards}};
+  j["group"] = o.group;
+  j["canary"] = o.canary;
+  j["skipped"] = o.skipped;
+  j["effects"] = o.effects.json;
+  j["runs"] = o.r.runs;
+  j["notes"] = o.notes;
+  return j;
+}
+
+std::string to_text(const matrix_outcome& o) {
+  std::string out;
+  for (const auto& n : o.notes) out += fmt::format("note: {}\n", n);
+  return out + terminal_report(o.verdicts()) + o.effects.tables + "\n";
+}
+
+int matrix(const matrix_flags& f, const global_options& g) {
+  if (f.analyze) return matrix_analyze(f.experiments, f.group, f.metrics, f.measure.margin_pct, g);
+  if (!f.experiments.empty()) throw usage_error("--experiment goes with --analyze");
+  matrix_request q;
+  resolve(f, g, q);
+  const oracle_settings s = settings_for(f, g, q);
+  auto store = open_store(db_path(g, &q.m));
+  builder_options bo;
+  bo.jobs = q.mm.jobs;
+  const experiment_context ctx = context_for(g);
+  variant_arms arms(q.m, store, ctx, bo, q.scenario.has_value());
+  const matrix_arms built = build_arms(f, q, arms, store, ctx);
+
+  nlohmann::json extra = {{"design", q.design.json}, {"shard", {{"index", q.shard}, {"count", q.shards}, {"of_run", built.shard_of}}},
+                          {"skipped", built.skipped}};
+  if (!f.group.empty()) extra["group"] = f.group;
+  if (!f.canary.empty()) extra["canary"] = f.canary;
+  experiment_oracle oracle(store, q.m, ctx, s, std::ref(arms));
+  if (!g.quiet && !g.json)
+    fmt::print(stderr, "matrix: {} design, {} of {} configurations{}{}, {} rounds\n", f.design,
+               built.arms.size() - (built.has_canary ? 1 : 0), q.d.runs.size(),
+               q.shards > 1 ? fmt::format(" (shard {}/{})", q.shard, q.shards) : "", built.has_canary ? " + canary" : "", q.mm.rounds);
+  const arm_set_result r = oracle.run_arms(built.arms, q.mm.rounds, s.kind, extra);
+
+  matrix_outcome o{s.kind, f.group, f.canary, q.shard, q.shards, q.design.json, built.skipped, r, r.analysis, attribute(f, q, r), {}, 0};
+  store.replace_effects(r.experiment_id, o.effects.records);
   // An old canary may compute another digest than today's base (the circuit changed since): that
   // is expected of a frozen build and does not fail the night; its timings are still its own.
-  if (has_canary) {
-    auto& canary = analysis.arms.back();
+  if (built.has_canary) {
+    auto& canary = o.analysis.arms.back();
     if (canary.invalid_reason.find("digest") != std::string::npos) {
-      notes.push_back("canary: " + canary.invalid_reason + " (expected of a frozen build; its timings still normalise the history)");
+      q.notes.push_back("canary: " + canary.invalid_reason + " (expected of a frozen build; its timings still normalise the history)");
       canary.invalid_reason.clear();
     }
   }
-  int rounds_done = 0;
+  o.notes = q.notes;
   for (const auto& sr : r.samples)
-    if (!sr.warmup) rounds_done = std::max(rounds_done, sr.round);
-  report_input in{r.experiment_id, r.plan, analysis, nullptr, rounds_done, false, false};
-  if (g.json) {
-    auto j = json_report(in);
-    j["kind"] = s.kind;
-    j["design"] = design.json;
-    j["shard"] = {{"index", shard}, {"count", shards}};
-    j["group"] = f.group;
-    j["canary"] = f.canary;
-    j["skipped"] = skipped;
-    j["effects"] = effects;
-    j["runs"] = r.runs;
-    j["notes"] = notes;
-    std::cout << j.dump(2) << "\n";
-  } else if (!g.quiet) {
-    for (const auto& n : notes) fmt::print("note: {}\n", n);
-    fmt::print("{}{}\n", terminal_report(in), tables);
-  }
-  return exit_code_for(analysis, false);
+    if (!sr.warmup) o.rounds_done = std::max(o.rounds_done, sr.round);
+  if (g.json) std::cout << to_json(o).dump(2) << "\n";
+  else if (!g.quiet) fmt::print("{}", to_text(o));
+  return exit_code_for(o.analysis, false);
 }
 
 }  // namespace

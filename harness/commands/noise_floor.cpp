@@ -36,14 +36,14 @@ int noise_floor(const noise_flags& f, const global_options& g) {
   arm_plan a{v.key(m), v.levels, "", {}, {}, std::nullopt, {}, {}};
   arm_plan b{v.key(m) + "~layout", v.levels, "", {}, {}, std::nullopt, {}, {}};
   std::string note;
+  const experiment_context ctx = context_for(g);
   if (!scenario) {
     builder_options bo;
     bo.jobs = mm.jobs;
-    bo.verbose = g.verbose > 0;
-    const auto first = build_and_record(m, v, store, builder(m, bo), g);
+    const auto first = build_and_record(m, v, store, builder(m, bo), ctx);
     bo.extra_cmake_args = f.layout;
     bo.folder_suffix = "~layout";
-    const auto second = build_and_record(m, v, store, builder(m, bo), g);
+    const auto second = build_and_record(m, v, store, builder(m, bo), ctx);
     for (const auto* o : {&first, &second})
       if (!o->outcome.ok)
         throw user_error(exit_code::build_failed, fmt::format("the build of {} failed — last lines of {}:\n{}", o->outcome.key,
@@ -66,11 +66,11 @@ int noise_floor(const noise_flags& f, const global_options& g) {
     s.scenario = &*scenario;
   }
   s.command_line = g.command_line;
-  experiment_oracle oracle(store, m, g, s, [](const search::levels&) { return std::nullopt; });
+  experiment_oracle oracle(store, m, ctx, s, [](const search::levels&) { return std::nullopt; });
   a.binaries_digest.clear();  // measure even identical binaries: the point is the spread
   b.binaries_digest.clear();
   const arm_set_result r = oracle.run_arms({a, b}, mm.rounds, s.kind, {{"layout", f.layout}});
-  const analysis_result analysis = analyze(r.plan, r.samples);
+  const analysis_result& analysis = r.analysis;
 
   // The floor of a metric: the largest |ln ratio| the A/A′ CI admits, max(|low|, |high|) — an
   // effect smaller than this could be the layout alone.

@@ -51,10 +51,10 @@ void check_binaries_unchanged(const manifest& m, const run_plan& plan) {
   }
 }
 
-int finish(db::results_store& store, const manifest& m, const std::string& id, const run_plan& plan,
-           std::vector<sample_row>& samples, const schedule_result& sched, const global_options& g, bool fail_on_regression,
-           const std::vector<std::string>& notes) {
-  const auto analysis = analyze_and_store(store, id, plan, samples);
+int finish(const manifest& m, const std::string& id, const run_plan& plan, const std::vector<sample_row>& samples,
+           const execution& done, const global_options& g, bool fail_on_regression, const std::vector<std::string>& notes) {
+  const schedule_result& sched = done.schedule;
+  const analysis_result& analysis = done.analysis;
   const auto reference = compare_to_reference(m, plan, samples);
   int rounds_done = 0;
   for (const auto& s : samples)
@@ -106,8 +106,9 @@ int resume(const run_flags& f, const global_options& g) {
   process_source real(m, plan);
   std::optional<simulated_source> simulated;
   if (scenario) simulated.emplace(*scenario, plan);
-  const auto sched = execute(store, m, plan, e->id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, g);
-  return finish(store, m, e->id, plan, samples, sched, g, f.fail_on_regression, {});
+  const auto done = execute(store, m, plan, e->id, simulated ? static_cast<sample_source&>(*simulated) : real, samples,
+                            context_for(g));
+  return finish(m, e->id, plan, samples, done, g, f.fail_on_regression, {});
 }
 
 int run(const run_flags& f, const global_options& g) {
@@ -157,9 +158,9 @@ int run(const run_flags& f, const global_options& g) {
   const std::int64_t machine_id = current_machine(store);
   builder_options bo;
   bo.jobs = mm.jobs;
-  bo.verbose = g.verbose > 0;
   bo.targets = targets_for(m, plan.benchmarks);  // only the programs this run measures
   builder b(m, bo);
+  const experiment_context ctx = context_for(g);
   std::vector<variant> all{baseline};
   all.insert(all.end(), candidates.begin(), candidates.end());
   for (size_t i = 0; scenario && i < all.size(); ++i)
@@ -168,7 +169,7 @@ int run(const run_flags& f, const global_options& g) {
   for (size_t i = 0; !scenario && i < all.size(); ++i) {
     const std::string build_key = build_part(all[i], m).key(m);
     auto found = builds.find(build_key);
-    if (found == builds.end()) found = builds.emplace(build_key, build_and_record(m, all[i], store, b, g)).first;
+    if (found == builds.end()) found = builds.emplace(build_key, build_and_record(m, all[i], store, b, ctx)).first;
     const auto& built = found->second;
     const auto& o = built.outcome;
     if (!o.ok) {
@@ -204,14 +205,14 @@ int run(const run_flags& f, const global_options& g) {
   }
   const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id);
   if (!g.quiet && !g.json)
-    fmt::print(stderr, "experiment {}: {} arms × {} benchmark(s), {} warm-up + {} {} rounds, seed {}\n", id, plan.arms.size(),
-               plan.benchmarks.size(), plan.warmups, f.adaptive ? "up to" : "", plan.rounds, plan.seed);
+    fmt::print(stderr, "experiment {}: {} arms × {} benchmark(s), {} warm-up + {}{} rounds, seed {}\n", id, plan.arms.size(),
+               plan.benchmarks.size(), plan.warmups, f.adaptive ? "up to " : "", plan.rounds, plan.seed);
   std::vector<sample_row> samples;
   process_source real(m, plan);
   std::optional<simulated_source> simulated;
   if (scenario) simulated.emplace(*scenario, plan);
-  const auto sched = execute(store, m, plan, id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, g);
-  return finish(store, m, id, plan, samples, sched, g, f.fail_on_regression, notes);
+  const auto done = execute(store, m, plan, id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, ctx);
+  return finish(m, id, plan, samples, done, g, f.fail_on_regression, notes);
 }
 
 }  // namespace

@@ -15,9 +15,10 @@
 #include "db/transaction.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/experiment/progress.hpp"
 #include "harness/experiment/report.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 namespace {
 
 std::atomic<bool> g_stop{false};
@@ -110,10 +111,32 @@ std::string describe_cost(const build_outcome& o) {
   return text;
 }
 
+std::optional<double> last_build_seconds(db::results_store& store, const std::string& key, std::int64_t machine_id,
+                                         bool configured) {
+  std::optional<double> alike, any;
+  const auto builds = store.list_builds();  // oldest first
+  for (auto b = builds.rbegin(); b != builds.rend() && !alike; ++b) {
+    if (b->variant != key || b->status != db::build_status::ok || b->machine_id != machine_id || !b->duration_s) continue;
+    if (!any) any = b->duration_s;
+    if (b->details.value("configured", false) == configured) alike = b->duration_s;
+  }
+  return alike ? alike : any;
+}
+
 recorded_build build_and_record(const manifest& m, const variant& v, db::results_store& store, const builder& b,
-                                const global_options& g) {
-  if (!g.quiet && !g.json) fmt::print(stderr, "building {} in {}\n", v.key(m), b.folder(v).string());
-  recorded_build r{b.build(v), 0};
+                                const experiment_context& ctx) {
+  const std::string key = build_part(v, m).key(m);
+  const std::int64_t machine_id = current_machine(store);
+  // What to expect: this variant's last build here, else base's (the nearest thing on a first build);
+  // a folder not there yet will be configured and built whole, an existing one built incrementally.
+  const bool fresh = !std::filesystem::exists(b.folder(v));
+  std::optional<double> last_s = last_build_seconds(store, key, machine_id, fresh);
+  std::string expect = last_s ? fmt::format(" (last build {:.1f} s)", *last_s) : "";
+  if (!last_s && key != "base")
+    if ((last_s = last_build_seconds(store, "base", machine_id, fresh))) expect = fmt::format(" (base's last build {:.1f} s)", *last_s);
+  ctx.report(progress::kind::build_start, fmt::format("building {} in {}{}", key, b.folder(v).string(), expect));
+  build_tracker steps(ctx, key, last_s);
+  recorded_build r{b.build(v, [&](std::string_view line) { steps.line(line); }), 0};
   const auto& o = r.outcome;
   db::build_record rec;
   rec.variant = o.key;
@@ -129,7 +152,7 @@ recorded_build build_and_record(const manifest& m, const variant& v, db::results
   rec.status = o.ok ? db::build_status::ok : db::build_status::failed;
   rec.log_path = o.log_path.string();
   rec.log_tail = o.log_tail;
-  rec.machine_id = current_machine(store);
+  rec.machine_id = machine_id;
   for (const auto& [target, bin] : o.binaries) rec.binaries.push_back({target, bin.path.string(), bin.sha256});
   rec.objects_compiled = o.cost.objects_compiled;
   rec.cache_hits = o.cost.cache_hits;
@@ -137,9 +160,8 @@ recorded_build build_and_record(const manifest& m, const variant& v, db::results
   rec.links = o.cost.links;
   rec.details = build_details(m, o);
   r.build_id = store.insert_build(rec);
-  if (!g.quiet && !g.json) fmt::print(stderr, "  {}\n", describe_cost(o));
-  if (!g.quiet)  // notes go to stderr in --json mode too: they are warnings, not output
-    for (const auto& note : o.cost.notes) fmt::print(stderr, "  note: {}\n", note);
+  ctx.report(progress::kind::build_done, "  " + describe_cost(o));
+  for (const auto& note : o.cost.notes) ctx.report(progress::kind::note, "  note: " + note);
   return r;
 }
 
@@ -193,14 +215,13 @@ std::vector<sample_row> load_samples(db::results_store& store, const std::string
   return rows;
 }
 
-schedule_result execute(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
-                        sample_source& source, std::vector<sample_row>& samples, const global_options& g) {
+schedule_result measure(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
+                        sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx) {
   const std::int64_t machine_id = current_machine(store);
-  progress_line progress(g);
   stop_signals signals;
+  round_tracker rounds(ctx, plan, static_cast<int>(samples.size()));
   scheduler_hooks hooks;
   hooks.should_stop = [] { return g_stop.load(); };
-  hooks.progress = [&](const std::string& text) { progress.update(text); };
   hooks.record = [&](const slot& s, const exec::sample_outcome& o) {
     db::sample_record r;
     r.experiment_id = id;
@@ -226,23 +247,28 @@ schedule_result execute(db::results_store& store, const manifest& m, const run_p
     for (const auto& [k, v] : o.metrics)
       if (std::isfinite(v)) r.metrics[k] = v;
     store.insert_sample(r);
+    rounds.recorded(s);
   };
-  auto result = run_schedule(m, plan, source, samples, hooks);
-  progress.clear();
-  // Verdicts first, then `complete`: a complete experiment always has its verdicts stored.
-  if (!result.interrupted) analyze_and_store(store, id, plan, samples);
-  store.set_experiment_status(id, result.interrupted ? db::experiment_status::incomplete : db::experiment_status::complete,
-                              std::chrono::system_clock::now());
+  const schedule_result result = run_schedule(m, plan, source, samples, hooks);
+  ctx.report(progress::kind::idle, "");
   return result;
 }
 
-analysis_result analyze_and_store(db::results_store& store, const std::string& id, const run_plan& plan,
-                                  const std::vector<sample_row>& samples) {
-  auto a = analyze(plan, samples);
+void conclude(db::results_store& store, const std::string& id, const analysis_result& analysis, bool interrupted) {
   std::vector<db::verdict_record> rows;
-  for (const auto& r : a.rows) rows.push_back(to_record(r, id));
+  for (const auto& r : analysis.rows) rows.push_back(to_record(r, id));
   store.replace_verdicts(id, rows);
-  return a;
+  store.set_experiment_status(id, interrupted ? db::experiment_status::incomplete : db::experiment_status::complete,
+                              std::chrono::system_clock::now());
+}
+
+execution execute(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
+                  sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx) {
+  execution e;
+  e.schedule = measure(store, m, plan, id, source, samples, ctx);
+  e.analysis = analyze(plan, samples);
+  conclude(store, id, e.analysis, e.schedule.interrupted);
+  return e;
 }
 
 int exit_code_for(const analysis_result& a, bool fail_on_regression) {
@@ -251,4 +277,4 @@ int exit_code_for(const analysis_result& a, bool fail_on_regression) {
   return 0;
 }
 
-}  // namespace abtest::cli
+}  // namespace abtest

@@ -1,5 +1,12 @@
 // Running an experiment end to end: build the arms, record the plan, run the RMIT schedule into the
-// database (resumable), analyse, store the verdicts. Shared by run, compare, matrix and bisect.
+// database (resumable), analyse once, store the verdicts. The library under run, matrix, bisect,
+// check, noise-floor and history; it knows nothing of the command line (context.hpp).
+//
+//   const experiment_context ctx;                       // silent; or a progress callback
+//   const std::string id = create_experiment(store, &m, plan, "abtest run …", current_machine(store));
+//   std::vector<sample_row> samples;
+//   process_source source(m, plan);
+//   const execution e = execute(store, m, plan, id, source, samples, ctx);   // e.analysis.rows: verdicts
 #pragma once
 
 #include <optional>
@@ -7,25 +14,33 @@
 #include <vector>
 
 #include "db/results_store.hpp"
-#include "harness/commands/command.hpp"
-#include "harness/core/analysis.hpp"
 #include "harness/build/builder.hpp"
+#include "harness/core/analysis.hpp"
 #include "harness/core/plan.hpp"
 #include "harness/core/sample_source.hpp"
 #include "harness/core/scheduler.hpp"
+#include "harness/experiment/context.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 
 // The host's row in `machine`, inserted on first use.
 std::int64_t current_machine(db::results_store& store);
 
-// Builds `v`, records the build (ok or failed) and returns the outcome with its build id.
+// Builds `v`, records the build (ok or failed) and returns the outcome with its build id. Reports
+// the build's start, its steps with an ETA from the last recorded build of the variant on this
+// machine (else of base), its cost and its notes to `ctx`.
 struct recorded_build {
   build_outcome outcome;
   std::int64_t build_id = 0;
 };
 recorded_build build_and_record(const manifest& m, const variant& v, db::results_store& store, const builder& b,
-                                const global_options& g);
+                                const experiment_context& ctx);
+
+// How long the newest successful build of `key` on `machine_id` took — of those that configured a
+// fresh folder (`configured`) or built incrementally, like the build to come, when there is one;
+// nullopt when there is no build at all.
+std::optional<double> last_build_seconds(db::results_store& store, const std::string& key, std::int64_t machine_id,
+                                         bool configured);
 
 // The arm that measures `v` from its build: {bin}, the programs where the build put them, the
 // environment of its `env` toggles, and the digest that makes two arms the same program.
@@ -48,18 +63,27 @@ std::string create_experiment(db::results_store& store, const manifest* m, const
                               const std::string& command_line, std::int64_t machine_id,
                               const nlohmann::json& extra_config = nlohmann::json::object());
 
-// Runs what is missing of the experiment's schedule, recording each sample in its own
-// transaction as it completes. SIGINT/SIGTERM stop after the sample in flight (incomplete).
-schedule_result execute(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
-                        sample_source& source, std::vector<sample_row>& samples, const global_options& g);
+// Runs what is missing of the experiment's schedule, recording each sample in its own transaction
+// as it completes and reporting each to `ctx` (round r/R, arm, benchmark, ETA). SIGINT/SIGTERM stop
+// after the sample in flight (`interrupted`). Analyses nothing and leaves the status alone.
+schedule_result measure(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
+                        sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx);
+
+// Replaces the stored verdicts with `analysis` (one transaction), then marks the experiment complete,
+// or incomplete when it was interrupted: a complete experiment always has its verdicts.
+void conclude(db::results_store& store, const std::string& id, const analysis_result& analysis, bool interrupted);
+
+// measure, then the one analysis of every sample (resumed ones too), then conclude.
+struct execution {
+  schedule_result schedule;
+  analysis_result analysis;
+};
+execution execute(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
+                  sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx);
 
 std::vector<sample_row> load_samples(db::results_store& store, const std::string& id);
-
-// Analyses and replaces the stored verdicts (one transaction).
-analysis_result analyze_and_store(db::results_store& store, const std::string& id, const run_plan& plan,
-                                  const std::vector<sample_row>& samples);
 
 // The exit code of DESIGN §9 for a finished comparison.
 int exit_code_for(const analysis_result& a, bool fail_on_regression);
 
-}  // namespace abtest::cli
+}  // namespace abtest

@@ -16,7 +16,7 @@
 #include "harness/stats/confidence_sequence.hpp"
 #include "harness/stats/paired_t.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
@@ -51,9 +51,9 @@ std::string choose_metric(const manifest& m, const std::string& flag, const sear
                     "(a gbench benchmark's are <bench>.<benchmark name>_s; `abtest show` lists an experiment's metrics)");
 }
 
-variant_arms::variant_arms(const manifest& m, db::results_store& store, const global_options& g,
+variant_arms::variant_arms(const manifest& m, db::results_store& store, experiment_context ctx,
                            builder_options options, bool simulated)
-    : m_(m), store_(store), g_(g), builder_(m, std::move(options)), simulated_(simulated) {}
+    : m_(m), store_(store), ctx_(std::move(ctx)), builder_(m, std::move(options)), simulated_(simulated) {}
 
 std::optional<arm_plan> variant_arms::operator()(const search::levels& levels) {
   variant v;
@@ -65,7 +65,7 @@ std::optional<arm_plan> variant_arms::operator()(const search::levels& levels) {
   if (simulated_) {
     arm = arm_plan{key, v.levels, "", {}, {}, std::nullopt, {}, {}};
   } else {
-    const auto built = build_and_record(m_, v, store_, builder_, g_);
+    const auto built = build_and_record(m_, v, store_, builder_, ctx_);
     if (built.outcome.ok)
       arm = arm_for(m_, v, built);
     else
@@ -79,34 +79,21 @@ std::string variant_arms::failure(const std::string& key) const {
   return it == failures_.end() ? "" : it->second;
 }
 
-experiment_oracle::experiment_oracle(db::results_store& store, const manifest& m, const global_options& g,
+experiment_oracle::experiment_oracle(db::results_store& store, const manifest& m, experiment_context ctx,
                                      oracle_settings settings, arm_provider provider)
-    : store_(store), m_(m), g_(g), s_(std::move(settings)), provider_(std::move(provider)) {
+    : store_(store), m_(m), ctx_(std::move(ctx)), s_(std::move(settings)), provider_(std::move(provider)) {
   machine_id_ = current_machine(store_);
 }
 
 namespace {
 
-// Runs the plan's rounds that are still missing (the scheduler skips recorded slots).
-void run_missing(db::results_store& store, const manifest& m, const oracle_settings& s, const global_options& g,
-                 arm_set_result& r) {
-  if (s.scenario) {
-    simulated_source source(*s.scenario, r.plan);
-    execute(store, m, r.plan, r.experiment_id, source, r.samples, g);
-  } else {
-    process_source source(m, r.plan);
-    execute(store, m, r.plan, r.experiment_id, source, r.samples, g);
-  }
-}
-
 // ln metric per arm and round; NaN for a failed sample, a missing metric or an INVALID arm.
 void fill_log_values(const std::string& metric, arm_set_result& r) {
-  const analysis_result health = analyze(r.plan, r.samples);
   r.log_values.assign(r.plan.arms.size(), std::vector<double>(static_cast<std::size_t>(r.plan.rounds), nan));
   r.runs = static_cast<int>(r.samples.size());
   for (const auto& s : r.samples) {
     if (s.warmup || s.status != exec::sample_status::ok || s.round < 1 || s.round > r.plan.rounds) continue;
-    if (!health.arms[static_cast<std::size_t>(s.arm)].invalid_reason.empty()) continue;
+    if (!r.analysis.arms[static_cast<std::size_t>(s.arm)].invalid_reason.empty()) continue;
     const auto it = s.metrics.find(metric);
     if (it == s.metrics.end() || !(it->second > 0) || !std::isfinite(it->second)) continue;
     r.log_values[static_cast<std::size_t>(s.arm)][static_cast<std::size_t>(s.round - 1)] = std::log(it->second);
@@ -115,8 +102,22 @@ void fill_log_values(const std::string& metric, arm_set_result& r) {
 
 }  // namespace
 
-arm_set_result experiment_oracle::run_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind,
-                                           const nlohmann::json& extra_config) {
+void experiment_oracle::measure_missing(arm_set_result& r) {
+  schedule_result sched;
+  if (s_.scenario) {
+    simulated_source source(*s_.scenario, r.plan);
+    sched = measure(store_, m_, r.plan, r.experiment_id, source, r.samples, ctx_);
+  } else {
+    process_source source(m_, r.plan);
+    sched = measure(store_, m_, r.plan, r.experiment_id, source, r.samples, ctx_);
+  }
+  r.interrupted = sched.interrupted;
+  r.analysis = analyze(r.plan, r.samples);
+  fill_log_values(s_.metric, r);
+}
+
+arm_set_result experiment_oracle::begin_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind,
+                                             const nlohmann::json& extra_config) {
   arm_set_result r;
   for (std::size_t i = 0; i < arms.size(); ++i) arms[i].role = i == 0 ? "baseline" : "candidate";
   r.plan.kind = kind;
@@ -139,9 +140,14 @@ arm_set_result experiment_oracle::run_arms(std::vector<arm_plan> arms, int round
       if (attempt == 4) throw;
     }
   }
-  run_missing(store_, m_, s_, g_, r);
-  analyze_and_store(store_, r.experiment_id, r.plan, r.samples);
-  fill_log_values(s_.metric, r);
+  measure_missing(r);
+  return r;
+}
+
+arm_set_result experiment_oracle::run_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind,
+                                           const nlohmann::json& extra_config) {
+  arm_set_result r = begin_arms(std::move(arms), rounds, kind, extra_config);
+  conclude(store_, r.experiment_id, r.analysis, r.interrupted);
   runs_ += r.runs;
   return r;
 }
@@ -181,19 +187,17 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     // min_rounds on; stopping at the first decisive verdict keeps its error level (Johari et al. 2017).
     const int cap = request.attempt > 0 ? s_.retry_max_rounds : s_.max_rounds;
     const int start = std::min(s_.min_rounds, cap);
-    r = run_arms({baseline, candidate}, start, s_.kind, {{"adaptive_cap", cap}});
+    r = begin_arms({baseline, candidate}, start, s_.kind, {{"adaptive_cap", cap}});
     for (;;) {
       e = stats::msprt_interval(paired_differences(r), adaptive_tau, request.alpha);
       if (stats::decide(e, request.margin, metric_direction(s_.metric)).value != stats::verdict::inconclusive ||
           r.plan.rounds >= cap)
         break;
-      runs_ -= r.runs;
       r.plan.rounds += 1;
-      run_missing(store_, m_, s_, g_, r);
-      fill_log_values(s_.metric, r);
-      runs_ += r.runs;
+      measure_missing(r);
     }
-    analyze_and_store(store_, r.experiment_id, r.plan, r.samples);
+    conclude(store_, r.experiment_id, r.analysis, r.interrupted);
+    runs_ += r.runs;
   }
   c.estimate = e;
   c.verdict = stats::decide(e, request.margin, metric_direction(s_.metric)).value;
@@ -264,4 +268,4 @@ void experiment_oracle::record_step(oracle_step step) {
   steps_.push_back(std::move(step));
 }
 
-}  // namespace abtest::cli
+}  // namespace abtest

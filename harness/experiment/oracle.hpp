@@ -1,7 +1,7 @@
 // The search's oracle over real experiments: builds (or the scenario model), RMIT rounds through the
 // scheduler, paired statistics, and every comparison stored as an experiment and a bisect step.
 //
-//   experiment_oracle o(store, m, g, settings, provider);   // provider: levels → built arm or nullopt
+//   experiment_oracle o(store, m, ctx, settings, provider);   // provider: levels → built arm or nullopt
 //   search::bisect_report r = search::bisect_toggles(o, specs, from, to, options);
 //   o.steps()                                             // one per comparison, also in bisect_step
 #pragma once
@@ -14,15 +14,16 @@
 #include <vector>
 
 #include "db/results_store.hpp"
-#include "harness/commands/command.hpp"
 #include "harness/build/builder.hpp"
+#include "harness/core/analysis.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/core/plan.hpp"
 #include "harness/core/samples.hpp"
+#include "harness/experiment/context.hpp"
 #include "harness/search/oracle.hpp"
 #include "harness/search/scenario.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 
 struct oracle_settings {
   std::string metric;              // "<bench>.<name>": the only benchmark run is <bench> …
@@ -46,6 +47,8 @@ struct arm_set_result {
   std::string experiment_id;
   run_plan plan;
   std::vector<sample_row> samples;
+  analysis_result analysis;  // of every sample: the verdicts stored with the experiment
+  bool interrupted = false;  // SIGINT/SIGTERM stopped it (stored as incomplete)
   // [arm][round − 1] = ln metric, NaN when that sample failed, lacks the metric or the arm is INVALID.
   std::vector<std::vector<double>> log_values;
   int runs = 0;  // invocations, warm-ups included
@@ -64,7 +67,7 @@ class experiment_oracle : public search::oracle {
   // nullopt = the variant cannot be built (compared as INCONCLUSIVE without a CI, a NaN matrix row).
   using arm_provider = std::function<std::optional<arm_plan>(const search::levels&)>;
 
-  experiment_oracle(db::results_store& store, const manifest& m, const global_options& g, oracle_settings settings,
+  experiment_oracle(db::results_store& store, const manifest& m, experiment_context ctx, oracle_settings settings,
                     arm_provider provider);
 
   search::comparison compare(const search::levels& from, const search::levels& to,
@@ -74,7 +77,8 @@ class experiment_oracle : public search::oracle {
   // The same comparison on arms the caller built (commit bisection: the same variant from two trees).
   search::comparison compare_arms(const arm_plan& baseline, const arm_plan& candidate,
                                   const search::comparison_request& request);
-  // Runs `arms` (arms[0] the baseline) for `rounds` fixed rounds as one experiment of `kind`.
+  // Runs `arms` (arms[0] the baseline) for `rounds` fixed rounds as one experiment of `kind`,
+  // analysed once and stored.
   arm_set_result run_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind,
                           const nlohmann::json& extra_config = nlohmann::json::object());
 
@@ -84,10 +88,14 @@ class experiment_oracle : public search::oracle {
  private:
   void record_step(oracle_step step);
   std::vector<double> paired_differences(const arm_set_result& r) const;
+  // Creates the experiment and measures its rounds, without concluding it (adaptive rounds add more).
+  arm_set_result begin_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind, const nlohmann::json& extra_config);
+  // Runs the plan's rounds still missing, then analyses every sample once and takes the ln values.
+  void measure_missing(arm_set_result& r);
 
   db::results_store& store_;
   const manifest& m_;
-  const global_options& g_;
+  experiment_context ctx_;
   oracle_settings s_;
   arm_provider provider_;
   std::int64_t machine_id_ = 0;
@@ -108,7 +116,7 @@ std::string choose_metric(const manifest& m, const std::string& flag, const sear
 // stands the variant in without building. Failed builds are remembered as nullopt.
 class variant_arms {
  public:
-  variant_arms(const manifest& m, db::results_store& store, const global_options& g, builder_options options,
+  variant_arms(const manifest& m, db::results_store& store, experiment_context ctx, builder_options options,
                bool simulated);
   std::optional<arm_plan> operator()(const search::levels& levels);
   // The last lines of the build log of a variant that failed (empty otherwise).
@@ -117,11 +125,11 @@ class variant_arms {
  private:
   const manifest& m_;
   db::results_store& store_;
-  const global_options& g_;
+  experiment_context ctx_;
   builder builder_;
   bool simulated_;
   std::map<std::string, std::optional<arm_plan>> cache_;
   std::map<std::string, std::string> failures_;
 };
 
-}  // namespace abtest::cli
+}  // namespace abtest

@@ -11,7 +11,7 @@
 #include "harness/exec/sample.hpp"
 #include "harness/report/verdict_json.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -157,4 +157,4 @@ nlohmann::json json_report(const report_input& in) {
   return out;
 }
 
-}  // namespace abtest::cli
+}  // namespace abtest

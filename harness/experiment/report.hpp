@@ -9,7 +9,7 @@
 #include "harness/core/analysis.hpp"
 #include "harness/core/plan.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 
 struct report_input {
   std::string experiment_id;
@@ -36,4 +36,4 @@ std::string verdict_label(const verdict_row& r);
 // "1.23 s", "456 ms", "12.0 MiB", "1.2e+09".
 std::string format_value(const std::string& metric, double value);
 
-}  // namespace abtest::cli
+}  // namespace abtest

@@ -7,7 +7,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 
 std::optional<search::scenario> load_simulate_flag(const std::string& path) {
   if (path.empty()) return std::nullopt;
@@ -58,4 +58,4 @@ exec::sample_outcome simulated_source::run(const arm_plan& arm, const benchmark_
   return o;
 }
 
-}  // namespace abtest::cli
+}  // namespace abtest

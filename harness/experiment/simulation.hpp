@@ -10,7 +10,7 @@
 #include "harness/core/sample_source.hpp"
 #include "harness/search/scenario.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 
 // The scenario of a `--simulate FILE` flag: nullopt when the flag is empty; a malformed file is a
 // usage error (exit 2) with the parser's message.
@@ -33,4 +33,4 @@ class simulated_source : public sample_source {
   const run_plan& plan_;
 };
 
-}  // namespace abtest::cli
+}  // namespace abtest

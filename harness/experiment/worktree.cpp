@@ -9,7 +9,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/exec/process.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 namespace {
 
 namespace fs = std::filesystem;
@@ -77,4 +77,4 @@ manifest manifest_at_commit(const manifest& m, const std::string& sha) {
   return out;
 }
 
-}  // namespace abtest::cli
+}  // namespace abtest

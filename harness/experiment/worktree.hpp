@@ -7,7 +7,7 @@
 
 #include "harness/core/manifest.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 
 // `git rev-parse --verify REV^{commit}` in the manifest's source tree; usage error naming REV when
 // it is not a commit.
@@ -28,4 +28,4 @@ std::vector<std::string> bisect_good_commits(const manifest& m);
 manifest manifest_at_commit(const manifest& m, const std::string& sha);
 std::filesystem::path build_root_for(const manifest& m, const std::string& sha);
 
-}  // namespace abtest::cli
+}  // namespace abtest

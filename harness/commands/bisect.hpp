@@ -1,0 +1,33 @@
+// What the two searches of `abtest bisect` share: its flags and the parent experiment that records
+// a search (its arms the two ends, its steps the comparisons). Toggles: bisect.cpp; commits:
+// bisect_commits.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/results_store.hpp"
+#include "harness/commands/command.hpp"
+#include "harness/commands/measurement.hpp"
+#include "harness/core/plan.hpp"
+#include "harness/experiment/oracle.hpp"
+
+namespace abtest::cli {
+
+struct bisect_flags {
+  std::string from = "base", to = "all", metric, commits;
+  std::vector<std::string> toggles;
+  // --rounds (0: adaptive comparisons and a 6-round matrix), --margin, --param, --simulate, --seed, --jobs
+  measurement_flags measure{.rounds = 0};
+};
+
+// The parent experiment of a search; `extra` goes into its config beside metric and role.
+std::string create_parent(db::results_store& store, const manifest& m, const std::vector<arm_plan>& ends,
+                          const oracle_settings& s, const nlohmann::json& extra);
+
+double seconds_since(std::chrono::steady_clock::time_point t0);
+
+// `abtest bisect --commits GOOD..BAD`: the first commit slower than GOOD (exit 1 when BAD is).
+int bisect_commits_command(const bisect_flags& f, const global_options& g);
+
+}  // namespace abtest::cli

@@ -1,0 +1,181 @@
+// `abtest bisect --commits GOOD..BAD`: which commit of a range made a variant slower — each tested
+// commit built in its own worktree, compared with GOOD by the three-valued comparison (DESIGN §7).
+// Phases: resolve → build the ends → search → report (one outcome, printed or written as JSON).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "harness/commands/bisect.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/variant.hpp"
+#include "harness/experiment/experiment.hpp"
+#include "harness/experiment/worktree.hpp"
+#include "harness/search/commit_bisect.hpp"
+
+namespace abtest::cli {
+namespace {
+
+// Builds the chosen variant of one commit in its own worktree and build root (memoised).
+class commit_arms {
+ public:
+  commit_arms(const manifest& m, db::results_store& store, experiment_context ctx, variant v, int jobs)
+      : m_(m), store_(store), ctx_(std::move(ctx)), v_(std::move(v)), jobs_(jobs) {}
+
+  std::optional<arm_plan> operator()(const std::string& sha) {
+    if (const auto it = cache_.find(sha); it != cache_.end()) return it->second;
+    const manifest& at = *manifests_.emplace(sha, std::make_unique<manifest>(manifest_at_commit(m_, sha))).first->second;
+    builder_options bo;
+    bo.jobs = jobs_;
+    bo.build_root = build_root_for(m_, sha);
+    const auto built = build_and_record(at, v_, store_, builder(at, bo), ctx_);
+    std::optional<arm_plan> arm;
+    if (built.outcome.ok) {
+      arm = arm_for(at, v_, built);
+      arm->key = fmt::format("{}@{}", v_.key(m_), sha.substr(0, 12));
+    }
+    return cache_.emplace(sha, arm).first->second;
+  }
+
+ private:
+  const manifest& m_;
+  db::results_store& store_;
+  experiment_context ctx_;
+  variant v_;
+  int jobs_;
+  std::map<std::string, std::unique_ptr<manifest>> manifests_;
+  std::map<std::string, std::optional<arm_plan>> cache_;
+};
+
+// --- resolve ---------------------------------------------------------------------------------
+
+struct commit_request {
+  manifest m;
+  std::vector<std::string> range;  // GOOD, then GOOD..BAD oldest first
+  variant v;                       // built at every commit
+  measurement mm;
+  oracle_settings s;
+};
+
+void resolve(const bisect_flags& f, const global_options& g, commit_request& q) {
+  const auto dots = f.commits.find("..");
+  if (dots == std::string::npos || dots == 0 || dots + 2 >= f.commits.size())
+    throw usage_error(fmt::format("--commits {}: expected GOOD..BAD, e.g. --commits v1.2..HEAD", f.commits));
+  q.m = load_manifest_for(g);
+  q.range = commit_range(q.m, f.commits.substr(0, dots), f.commits.substr(dots + 2));
+  q.v = variant_from_flags(f.toggles, q.m);
+  q.s.metric = choose_metric(q.m, f.metric, nullptr);
+  q.mm = resolve_measurement(f.measure, q.m, rounds_rule::adaptive_when_zero);
+  q.s.fixed_rounds = q.mm.rounds;
+  q.s.warmups = q.m.find_benchmark(benchmark_of(q.s.metric))->warmups;
+  q.s.params = q.mm.params;
+  q.s.seed = q.mm.seed;
+  q.s.command_line = g.command_line;
+}
+
+// --- report ----------------------------------------------------------------------------------
+
+struct commit_outcome {
+  std::string experiment;
+  const commit_request& q;
+  search::comparison overall;                                // BAD vs GOOD
+  std::vector<std::pair<std::string, std::string>> tested;  // (commit, verdict or "unbuildable"), in test order
+  std::optional<std::size_t> first_bad;                     // index into the range
+  std::vector<std::size_t> candidates;                      // when the search could not narrow it to one
+  int runs = 0;
+  double wall_s = 0;
+};
+
+nlohmann::json to_json(const commit_outcome& o) {
+  const auto& range = o.q.range;
+  nlohmann::json tested = nlohmann::json::array(), candidates = nlohmann::json::array();
+  for (const auto& [commit, verdict] : o.tested) tested.push_back({{"commit", commit}, {"verdict", verdict}});
+  for (auto i : o.candidates) candidates.push_back(range[i]);
+  nlohmann::json out = {{"experiment", o.experiment},   {"good", range.front()},
+                        {"bad", range.back()},          {"metric", o.q.s.metric},
+                        {"variant", o.q.v.key(o.q.m)},  {"verdict", stats::to_string(o.overall.verdict)},
+                        {"ratio", o.overall.estimate.ratio()}, {"first_bad", nullptr},
+                        {"candidates", candidates},     {"tested", tested},
+                        {"commits", range.size()},      {"runs", o.runs},
+                        {"wall_s", o.wall_s}};
+  if (o.first_bad) {
+    out["first_bad"] = range[*o.first_bad];
+    out["subject"] = commit_subject(o.q.m, range[*o.first_bad]);
+  }
+  return out;
+}
+
+std::string to_text(const commit_outcome& o) {
+  const auto& range = o.q.range;
+  std::string out = fmt::format("{} vs {} on {}: {} (ratio {:.4f})\n", range.back().substr(0, 12), range.front().substr(0, 12),
+                                o.q.s.metric, stats::verdict_label(o.q.s.metric, o.overall.verdict), o.overall.estimate.ratio());
+  std::vector<std::string> candidates;
+  for (auto i : o.candidates) candidates.push_back(range[i]);
+  if (o.first_bad)
+    out += fmt::format("first bad commit: {} {}\n", range[*o.first_bad], commit_subject(o.q.m, range[*o.first_bad]));
+  else if (o.overall.verdict == stats::verdict::slower)
+    out += fmt::format("the first bad commit is one of: {}\n", fmt::join(candidates, ", "));
+  else
+    out += "BAD is not slower than GOOD — nothing to bisect\n";
+  return out + fmt::format("{} commits in the range, {} tested, {} runs, {:.1f} s\n", range.size(), o.tested.size(), o.runs,
+                           o.wall_s);
+}
+
+}  // namespace
+
+int bisect_commits_command(const bisect_flags& f, const global_options& g) {
+  const auto t0 = std::chrono::steady_clock::now();
+  commit_request q;
+  resolve(f, g, q);
+  const auto& range = q.range;
+
+  // Build the ends: both must build, or there is nothing to search.
+  auto store = open_store(db_path(g, &q.m));
+  const experiment_context ctx = context_for(g);
+  commit_arms arms(q.m, store, ctx, q.v, q.mm.jobs);
+  const auto good = arms(range.front());
+  if (!good)
+    throw user_error(exit_code::build_failed, fmt::format("GOOD ({}) does not build — pick a good commit that builds", range.front()));
+  const auto bad = arms(range.back());
+  if (!bad) throw user_error(exit_code::build_failed, fmt::format("BAD ({}) does not build — pick a bad commit that builds", range.back()));
+  q.s.parent = create_parent(store, q.m, {*good, *bad}, q.s, {{"commits", range}, {"variant", q.v.key(q.m)}});
+  experiment_oracle oracle(store, q.m, ctx, q.s, [](const search::levels&) { return std::nullopt; });
+
+  // Search. The three-valued comparison of DESIGN §7: SLOWER → bad, SAME/FASTER → good,
+  // INCONCLUSIVE after a retry with more rounds → skip; an unbuildable commit → skip.
+  auto compare = [&](const arm_plan& candidate) {
+    search::comparison c = oracle.compare_arms(*good, candidate, {q.mm.margin, 0.05, 0});
+    if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(*good, candidate, {q.mm.margin, 0.05, 1});
+    return c;
+  };
+  commit_outcome o{q.s.parent, q, compare(*bad), {}, std::nullopt, {}, 0, 0};
+  if (o.overall.verdict == stats::verdict::slower) {
+    const search::commit_bisect_result result = search::bisect_commits(range.size(), [&](std::size_t i) {
+      const auto arm = arms(range[i]);
+      search::commit_state state = search::commit_state::skip;
+      std::string verdict = "unbuildable";
+      if (arm) {
+        const auto c = compare(*arm);
+        verdict = stats::to_string(c.verdict);
+        state = c.verdict == stats::verdict::slower         ? search::commit_state::bad
+                : c.verdict == stats::verdict::inconclusive ? search::commit_state::skip
+                                                            : search::commit_state::good;
+      }
+      o.tested.emplace_back(range[i], verdict);
+      if (!g.quiet && !g.json) fmt::print(stderr, "  {} {}: {}\n", range[i].substr(0, 12), commit_subject(q.m, range[i]), verdict);
+      return state;
+    });
+    if (result.found) o.first_bad = result.first_bad;
+    else o.candidates = result.candidates;
+  }
+  store.set_experiment_status(q.s.parent, db::experiment_status::complete, std::chrono::system_clock::now());
+  o.runs = oracle.runs();
+  o.wall_s = seconds_since(t0);
+  if (g.json) std::cout << to_json(o).dump(2) << "\n";
+  else if (!g.quiet) fmt::print("{}", to_text(o));
+  return o.overall.verdict == stats::verdict::slower ? static_cast<int>(exit_code::regression) : 0;
+}
+
+}  // namespace abtest::cli
