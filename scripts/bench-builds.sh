@@ -5,19 +5,21 @@
 #   3. the 16-variant half fraction from nothing;  4. the full matrix (every level) from nothing.
 # Each line gives wall seconds, and the objects compiled / cache hits / links the build records say.
 #
-# Usage: scripts/bench-builds.sh [--out DIR] [--skip-full | --only-full] [--jobs N]
+# Usage: scripts/bench-builds.sh [--out DIR] [--skip-full | --only-full] [--cold-only] [--jobs N]
 #   --out DIR     where the clone, the caches and the log go (default: a new folder under /tmp)
 #   --skip-full   leave out the full matrix (64 variants for this repository's manifest)
-#   --only-full   only the full matrix, from a cold cache
+#   --only-full   only one clean build of base and the full matrix, each from a cold cache
+#   --cold-only   leave out the second pass (warm cache)
 # Run it on a quiet machine: wall times move with the load; CPU seconds much less.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
-out="" skip_full=0 only_full=0 jobs=2
+out="" skip_full=0 only_full=0 cold_only=0 jobs=2
 while (($#)); do
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --skip-full) skip_full=1; shift ;;
     --only-full) only_full=1; shift ;;
+    --cold-only) cold_only=1; shift ;;
     --jobs) jobs="$2"; shift 2 ;;
     *) echo "error: unknown argument $1 — see the usage at the top of $0" >&2; exit 2 ;;
   esac
@@ -76,8 +78,11 @@ rm -rf "$CCACHE_DIR"
 echo "bench-builds: $(nproc) cores, $(git -C "$root" rev-parse --short HEAD), $(date -u +%FT%TZ); logs in $log"
 if ((only_full)); then
   echo "== cold cache"
+  measure "clean build (base)" --variant base
+  rm -rf "$src/.abtest"
+  ccache -C >/dev/null
   measure "full matrix, from nothing" --matrix --design full
   exit 0
 fi
 pass cold
-pass warm
+((cold_only)) || pass warm
