@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "harness/core/errors.hpp"
-#include "harness/exec/process.hpp"
+#include "harness/exec/git.hpp"
 
 namespace abtest {
 namespace {
@@ -16,15 +16,11 @@ namespace fs = std::filesystem;
 
 // Runs git in the manifest's source tree; returns stdout, throws a usage error with git's message.
 std::string git(const manifest& m, std::vector<std::string> args, const std::string& what) {
-  exec::process_options o;
-  o.argv = {"git", "-C", m.source_dir.string()};
-  o.argv.insert(o.argv.end(), args.begin(), args.end());
-  o.hardware_counters = false;
-  const auto r = exec::run_process(o);
-  if (!r.started || r.exit_code != 0)
-    throw usage_error(fmt::format("{}: `{}` failed: {} — is {} inside a git repository?", what, fmt::join(o.argv, " "),
-                                  r.started ? r.err.head : r.error, m.source_dir.string()));
-  return r.out.head;
+  const exec::git_result r = exec::run_git(m.source_dir, args);
+  if (!r.ok)
+    throw usage_error(fmt::format("{}: `git -C {} {}` failed: {} — is {} inside a git repository?", what,
+                                  m.source_dir.string(), fmt::join(args, " "), r.err, m.source_dir.string()));
+  return r.out;
 }
 
 std::vector<std::string> lines(const std::string& text) {
