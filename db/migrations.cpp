@@ -242,10 +242,37 @@ ALTER TABLE build ADD COLUMN links INTEGER;
 ALTER TABLE build ADD COLUMN details TEXT CHECK (details IS NULL OR json_valid(details));
 )sql";
 
+// v4: deterministic counts (issue #16 item 2): each arm's benchmarks run once under Valgrind,
+// kept apart from the timing samples. `counts` is harness/counts' count_set as JSON; a failed run
+// keeps its error instead. v_count: one row per stored total, for ad-hoc queries.
+constexpr std::string_view v4_counts = R"sql(
+CREATE TABLE counts (
+  experiment_id TEXT NOT NULL,
+  arm_idx       INTEGER NOT NULL,
+  benchmark     TEXT NOT NULL,
+  spec          TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(spec)),
+  counts        TEXT CHECK (counts IS NULL OR json_valid(counts)),
+  error         TEXT,
+  wall_s        REAL,
+  recorded_at   TEXT NOT NULL,
+  CHECK ((counts IS NULL) <> (error IS NULL)),
+  FOREIGN KEY (experiment_id, arm_idx) REFERENCES arm(experiment_id, idx) ON DELETE CASCADE,
+  PRIMARY KEY (experiment_id, arm_idx, benchmark)
+) STRICT;
+
+CREATE VIEW v_count AS
+SELECT c.experiment_id, c.arm_idx, a.variant, c.benchmark, t.key AS name, t.value
+FROM counts c
+JOIN arm a ON a.experiment_id = c.experiment_id AND a.idx = c.arm_idx
+JOIN json_each(c.counts, '$.totals') t
+WHERE c.counts IS NOT NULL;
+)sql";
+
 constexpr migration all_migrations[] = {
     {1, "measurements: machine, build, experiment, arm, sample, metric", v1_measurements},
     {2, "analysis: verdict, effect, bisect_step, changepoint, reference, summary views", v2_analysis},
     {3, "build cost: objects compiled, cache hits and misses, links, details", v3_build_cost},
+    {4, "counts: Valgrind counts per experiment, arm and benchmark; v_count", v4_counts},
 };
 
 }  // namespace

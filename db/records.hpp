@@ -200,6 +200,20 @@ struct reference_record {
   double value = 0;
 };
 
+/// One (experiment, arm, benchmark) run once under Valgrind (`abtest run --counts`, issue #16):
+/// counts of their own kind, never samples. Exactly one of `counts` and `error` is set.
+struct counts_record {
+  std::string experiment_id;
+  int arm_idx = 0;
+  std::string benchmark;
+  /// What was counted: {"argv": [...], "params": {...}, "region": "...", "rename": [[pattern, to], ...]}.
+  nlohmann::json spec = nlohmann::json::object();
+  std::optional<nlohmann::json> counts;  ///< harness/counts' count_set as JSON (to_json) when it ran
+  std::optional<std::string> error;      ///< why it did not: `<what> — <what to do>`
+  std::optional<double> wall_s;          ///< the Valgrind runs' wall time together
+  time_point recorded_at{};              ///< left at the epoch (default), the store stamps the time of writing
+};
+
 /// One point of a history series: the per-experiment summary of one arm's metric.
 struct series_point {
   std::string experiment_id;

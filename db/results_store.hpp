@@ -114,6 +114,13 @@ class results_store {
   std::int64_t upsert_reference(const reference_record& reference);
   std::vector<reference_record> list_references();
 
+  // --- counts -------------------------------------------------------------------------------
+  /// Stores the counts (or the failure) of one (experiment, arm, benchmark), replacing what was
+  /// there: a resumed run retries a failed one. Throws db::error (a foreign key) for an unknown arm.
+  void record_counts(const counts_record& counts);
+  /// The experiment's counts rows, by arm and benchmark.
+  std::vector<counts_record> list_counts(std::string_view experiment_id);
+
   // --- history ------------------------------------------------------------------------------
   /// Per experiment (oldest first), the median of the measured, successful samples of `metric`
   /// in each arm running `variant`; `kind` restricts to one kind of experiment (e.g. nightly).

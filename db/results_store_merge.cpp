@@ -92,11 +92,16 @@ merge_report results_store::merge_from(const std::filesystem::path& source_path)
       report.verdicts_added += static_cast<std::int64_t>(verdicts.size());
     }
     if (list_effects(*target_id).empty()) replace_effects(*target_id, source.list_effects(source_id));
-    if (added)
+    if (added) {
       for (bisect_step_record step : source.list_bisect_steps(source_id)) {
         step.experiment_id = *target_id;
         insert_bisect_step(step);
       }
+      for (counts_record c : source.list_counts(source_id)) {
+        c.experiment_id = *target_id;
+        record_counts(c);
+      }
+    }
   }
 
   for (changepoint_record c : source.list_changepoints()) {

@@ -1,0 +1,44 @@
+// db::results_store: the Valgrind counts of an experiment's arms, one row per (arm, benchmark).
+#include "db/results_store.hpp"
+#include "db/statement.hpp"
+#include "db/store_codec.hpp"
+
+namespace abtest::db {
+
+using namespace codec;
+
+void results_store::record_counts(const counts_record& c) {
+  // One row, one statement: atomic without a transaction of its own.
+  statement q{db_,
+              "INSERT INTO counts(experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (experiment_id, arm_idx, benchmark) DO UPDATE SET "
+              "spec = excluded.spec, counts = excluded.counts, error = excluded.error, wall_s = excluded.wall_s, "
+              "recorded_at = excluded.recorded_at"};
+  const std::optional<std::string> counts = c.counts ? std::optional(json_text(*c.counts)) : std::nullopt;
+  const time_point at = c.recorded_at == time_point{} ? std::chrono::system_clock::now() : c.recorded_at;
+  q.bind_all(c.experiment_id, c.arm_idx, c.benchmark, json_text(c.spec), counts, c.error, c.wall_s, format_utc(at));
+  q.execute();
+}
+
+std::vector<counts_record> results_store::list_counts(std::string_view experiment_id) {
+  statement q{db_,
+              "SELECT experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at FROM counts "
+              "WHERE experiment_id = ? ORDER BY arm_idx, benchmark"};
+  q.bind(1, experiment_id);
+  std::vector<counts_record> rows;
+  while (q.step()) {
+    counts_record c;
+    c.experiment_id = q.column_text(0);
+    c.arm_idx = q.get<int>(1);
+    c.benchmark = q.column_text(2);
+    c.spec = json_at(q, 3);
+    if (!q.column_is_null(4)) c.counts = json_at(q, 4);
+    c.error = q.get<std::optional<std::string>>(5);
+    c.wall_s = q.get<std::optional<double>>(6);
+    c.recorded_at = time_at(q, 7);
+    rows.push_back(std::move(c));
+  }
+  return rows;
+}
+
+}  // namespace abtest::db
