@@ -220,9 +220,49 @@ toggle_spec parse_toggle(const validator& v, const json& j, const std::string& w
   return t;
 }
 
+// `"counts"`: false, true (the defaults), or the object of counts_spec.
+counts_spec parse_counts(const validator& v, const json& j, const std::string& where, double bench_timeout_s) {
+  counts_spec c;
+  c.timeout_s = 50 * bench_timeout_s;
+  if (j.is_boolean()) {
+    c.enabled = j.get<bool>();
+    return c;
+  }
+  if (!j.is_object())
+    v.fail(where, "must be an object or false", "e.g. {\"params\": {\"preset\": \"tiny\"}}, or false to leave the benchmark out of --counts");
+  v.only_keys(j, where, {"params", "region", "args", "rename", "timeout_s"});
+  if (j.contains("params"))
+    for (const auto& [key, value] : v.object(j, "params", where + ".params").items())
+      c.params[key] = v.scalar(value, where + ".params." + key);
+  if (j.contains("region")) {
+    c.region = v.string(j["region"], where + ".region");
+    if (c.region.empty() || c.region.find_first_of(" \t\n") != std::string::npos)
+      v.fail(where + ".region", fmt::format("\"{}\" is not a function pattern", c.region),
+             "name the function as `nm -C` spells it, with * and ? as wildcards, e.g. \"ns::run*\"");
+  }
+  if (j.contains("args")) c.args = v.strings(j["args"], where + ".args");
+  if (j.contains("rename")) {
+    const json& r = j["rename"];
+    if (!r.is_array()) v.fail(where + ".rename", "must be an array of [pattern, replacement] pairs", "e.g. [[\"<[0-9]+ul>\", \"<N>\"]]");
+    for (size_t i = 0; i < r.size(); ++i) {
+      const std::string at = fmt::format("{}.rename[{}]", where, i);
+      const auto pair = v.strings(r[i], at);
+      if (pair.size() != 2) v.fail(at, "must be a [pattern, replacement] pair", "e.g. [\"<[0-9]+ul>\", \"<N>\"]");
+      try {
+        std::regex re(pair[0], std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        v.fail(at, fmt::format("is not a valid ECMAScript regular expression ({})", e.what()), "fix the expression");
+      }
+      c.rename.emplace_back(pair[0], pair[1]);
+    }
+  }
+  if (j.contains("timeout_s")) c.timeout_s = v.positive(j["timeout_s"], where + ".timeout_s");
+  return c;
+}
+
 benchmark_spec parse_benchmark(const validator& v, const json& j, const std::string& where) {
   if (!j.is_object()) v.fail(where, "must be an object", "write {\"name\": ..., \"format\": ..., \"command\": [...]}");
-  v.only_keys(j, where, {"name", "format", "command", "pattern", "timeout_s", "warmups", "ok_exit_codes"});
+  v.only_keys(j, where, {"name", "format", "command", "pattern", "timeout_s", "warmups", "ok_exit_codes", "counts"});
   benchmark_spec b;
   if (!j.contains("name")) v.fail(where + ".name", "missing", "name the benchmark, e.g. \"proof\"");
   b.name = v.string(j["name"], where + ".name");
@@ -267,21 +307,31 @@ benchmark_spec parse_benchmark(const validator& v, const json& j, const std::str
       b.ok_exit_codes.push_back(c.get<int>());
     }
   }
+  b.counts.timeout_s = 50 * b.timeout_s;
+  if (j.contains("counts")) b.counts = parse_counts(v, j["counts"], where + ".counts", b.timeout_s);
   return b;
 }
 
 void check_placeholders(const validator& v, const manifest& m) {
   for (size_t i = 0; i < m.benchmarks.size(); ++i) {
     const auto& b = m.benchmarks[i];
-    for (size_t a = 0; a < b.command.size(); ++a) {
-      const std::string& arg = b.command[a];
+    for (const auto& [key, value] : b.counts.params)
+      if (!m.params.count(key))
+        v.fail(fmt::format("benchmarks[{}].counts.params.{}", i, key), "is not a key of \"params\"",
+               "counts change the run's params: add it to \"params\" or leave it out");
+    std::vector<std::pair<std::string, const std::string*>> args;
+    for (size_t a = 0; a < b.command.size(); ++a) args.emplace_back(fmt::format("benchmarks[{}].command[{}]", i, a), &b.command[a]);
+    for (size_t a = 0; a < b.counts.args.size(); ++a)
+      args.emplace_back(fmt::format("benchmarks[{}].counts.args[{}]", i, a), &b.counts.args[a]);
+    for (const auto& [where, text] : args) {
+      const std::string& arg = *text;
       for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {
         const std::string name = (*it)[1];
         if (name == "bin") continue;
         if (!m.params.count(name)) {
           std::vector<std::string> known{"bin"};
           for (const auto& [k, _] : m.params) known.push_back(k);
-          v.fail(fmt::format("benchmarks[{}].command[{}]", i, a), fmt::format("placeholder {{{}}} is not defined", name),
+          v.fail(where, fmt::format("placeholder {{{}}} is not defined", name),
                  fmt::format("add \"{}\" to \"params\" (known: {})", name, fmt::join(known, ", ")));
         }
       }

@@ -68,6 +68,25 @@ struct build_spec {
   std::vector<std::string> without_cuda_args;
 };
 
+// What `abtest run --counts` runs once per arm under Valgrind (issue #16 item 2): the benchmark's
+// command with these params over the run's, and `args` appended, e.g.
+//   "counts": {"params": {"preset": "tiny"}, "region": "zk::bench::run_synthesis*",
+//              "rename": [["<[0-9]+ul>", "<N>"]]}
+// `"counts": false` leaves the benchmark out of --counts; no entry counts it on the run's params,
+// the whole program.
+struct counts_spec {
+  bool enabled = true;
+  std::map<std::string, std::string> params;   // over the run's params (each a key of `params`)
+  // callgrind's --toggle-collect pattern (`*` and `?` wildcards over demangled names): count only
+  // inside these calls, e.g. to leave out a benchmark library's report of its timings. Empty: all.
+  std::string region;
+  std::vector<std::string> args;               // appended to the command; {param} placeholders allowed
+  // ECMAScript regex → replacement, applied to function and allocation-site names before the two
+  // arms are matched (cg_diff's --mod-funcname), e.g. a template argument that the toggle changes.
+  std::vector<std::pair<std::string, std::string>> rename;
+  double timeout_s = 0;                        // per Valgrind run; default 50 × the benchmark's timeout_s
+};
+
 struct benchmark_spec {
   std::string name;
   exec::output_format format = exec::output_format::json;
@@ -76,6 +95,7 @@ struct benchmark_spec {
   double timeout_s = 600;
   int warmups = 1;
   std::vector<int> ok_exit_codes{0};     // exit codes of a run that measured (default: 0 only)
+  counts_spec counts;
 };
 
 struct reference_spec {

@@ -224,6 +224,44 @@ TEST(manifest, ok_exit_codes_are_checked) {
   EXPECT_NE(error_of(doc).find("300 is not an exit code"), std::string::npos);
 }
 
+TEST(manifest, counts_default_to_the_run_and_take_params_region_args_rename) {
+  auto doc = valid();
+  const manifest plain = parse_manifest(doc.dump(), "/p/abtest.json");
+  EXPECT_TRUE(plain.benchmarks[0].counts.enabled);
+  EXPECT_TRUE(plain.benchmarks[0].counts.params.empty());
+  EXPECT_TRUE(plain.benchmarks[0].counts.region.empty());
+  EXPECT_EQ(plain.benchmarks[0].counts.timeout_s, 50 * 600);
+  doc["benchmarks"][0]["counts"] = json::parse(R"({"params": {"preset": "tiny"}, "region": "zk::bench::run*",
+      "args": ["--iterations={n}"], "rename": [["<[0-9]+ul>", "<N>"]], "timeout_s": 900})");
+  const counts_spec c = parse_manifest(doc.dump(), "/p/abtest.json").benchmarks[0].counts;
+  EXPECT_EQ(c.params, (std::map<std::string, std::string>{{"preset", "tiny"}}));
+  EXPECT_EQ(c.region, "zk::bench::run*");
+  EXPECT_EQ(c.args, std::vector<std::string>{"--iterations={n}"});
+  ASSERT_EQ(c.rename.size(), 1u);
+  EXPECT_EQ(c.rename[0].second, "<N>");
+  EXPECT_EQ(c.timeout_s, 900);
+  doc["benchmarks"][0]["counts"] = false;
+  EXPECT_FALSE(parse_manifest(doc.dump(), "/p/abtest.json").benchmarks[0].counts.enabled);
+}
+
+TEST(manifest, bad_counts_name_the_key_and_the_fix) {
+  const auto with = [](const char* counts) {
+    auto doc = valid();
+    doc["benchmarks"][0]["counts"] = json::parse(counts);
+    return error_of(doc);
+  };
+  EXPECT_NE(with(R"({"param": {}})").find("benchmarks[0].counts.param: unknown key"), std::string::npos);
+  EXPECT_NE(with(R"({"params": {"size": "tiny"}})").find("benchmarks[0].counts.params.size: is not a key of \"params\""),
+            std::string::npos);
+  EXPECT_NE(with(R"({"args": ["--x={nope}"]})").find("benchmarks[0].counts.args[0]: placeholder {nope} is not defined"),
+            std::string::npos);
+  EXPECT_NE(with(R"({"region": "a b"})").find("is not a function pattern"), std::string::npos);
+  EXPECT_NE(with(R"({"rename": [["(", "x"]]})").find("counts.rename[0]: is not a valid ECMAScript"), std::string::npos);
+  EXPECT_NE(with(R"({"rename": [["a"]]})").find("must be a [pattern, replacement] pair"), std::string::npos);
+  EXPECT_NE(with(R"("tiny")").find("benchmarks[0].counts: must be an object or false"), std::string::npos);
+  EXPECT_NE(with(R"({"timeout_s": 0})").find("counts.timeout_s: must be a positive number"), std::string::npos);
+}
+
 TEST(manifest, a_wrapped_program_is_still_a_program_of_the_build) {
   auto doc = valid();
   doc["benchmarks"][0]["command"] = {"taskset", "-c", "1", "{bin}/bench", "{bin}/data.bin"};
