@@ -6,6 +6,7 @@
 
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/report.hpp"
 #include "harness/report/verdict_json.hpp"
@@ -27,7 +28,9 @@ int one(db::results_store& store, const compare_flags& f, const global_options& 
   auto plan = run_plan::from_json(e.config);
   if (f.margin_pct >= 0) plan.margin = f.margin_pct / 100;
   auto samples = load_samples(store, e.id);
-  const auto analysis = analyze(plan, samples);
+  auto analysis = analyze(plan, samples);
+  const auto counts = store.list_counts(e.id);
+  add_count_verdicts(analysis, plan, counts);
   std::optional<reference_result> reference;
   // A simulated experiment's recorded path is its scenario file, which has no reference.
   if (plan.simulate.empty() && e.manifest_path && std::filesystem::exists(*e.manifest_path)) {
@@ -39,6 +42,7 @@ int one(db::results_store& store, const compare_flags& f, const global_options& 
     if (!s.warmup) rounds = std::max(rounds, s.round);
   report_input in{e.id, plan, analysis, reference ? &*reference : nullptr, rounds, false,
                   e.status != db::experiment_status::complete};
+  if (!counts.empty()) in.counts = &counts;
   if (g.json) std::cout << json_report(in).dump(2) << "\n";
   else if (!g.quiet) fmt::print("{}", terminal_report(in));
   return exit_code_for(analysis, f.fail_on_regression);

@@ -14,6 +14,7 @@
 #include "harness/core/variant.hpp"
 #include "harness/exec/cpu_list.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/report.hpp"
 #include "harness/experiment/simulation.hpp"
@@ -26,7 +27,7 @@ struct run_flags {
   std::vector<std::string> toggles, variants, benches, metrics;
   std::string baseline = "base";
   int max_rounds = 50, warmups = -1;
-  bool adaptive = false, fail_on_regression = false, resume = false;
+  bool adaptive = false, fail_on_regression = false, resume = false, counts = false;
   std::string resume_id;
   std::string pin;
   measurement_flags measure;  // --rounds (default 10), --margin, --param, --simulate, --seed, --jobs
@@ -60,6 +61,7 @@ int finish(const manifest& m, const std::string& id, const run_plan& plan, const
   for (const auto& s : samples)
     if (!s.warmup) rounds_done = std::max(rounds_done, s.round);
   report_input in{id, plan, analysis, &reference, rounds_done, sched.stopped_early, sched.interrupted};
+  if (!done.counts.empty()) in.counts = &done.counts;
   if (g.json) {
     auto j = json_report(in);
     j["notes"] = notes;
@@ -103,12 +105,14 @@ int resume(const run_flags& f, const global_options& g) {
   if (!store.claim_experiment(e->id, {{"host", exec::collect_host_facts().hostname}, {"pid", ::getpid()}}))
     throw usage_error(fmt::format("experiment {} was resumed by another process meanwhile — `abtest list` shows its state", e->id));
   if (!g.quiet && !g.json) fmt::print(stderr, "resuming {}: {} samples recorded\n", e->id, samples.size());
+  std::vector<std::string> notes;
+  if (e->config.value("counts", false)) notes = measure_counts(store, m, plan, e->id, context_for(g));
   process_source real(m, plan);
   std::optional<simulated_source> simulated;
   if (scenario) simulated.emplace(*scenario, plan);
   const auto done = execute(store, m, plan, e->id, simulated ? static_cast<sample_source&>(*simulated) : real, samples,
                             context_for(g));
-  return finish(m, e->id, plan, samples, done, g, f.fail_on_regression, {});
+  return finish(m, e->id, plan, samples, done, g, f.fail_on_regression, notes);
 }
 
 int run(const run_flags& f, const global_options& g) {
@@ -118,6 +122,8 @@ int run(const run_flags& f, const global_options& g) {
   if (f.toggles.empty() && f.variants.empty())
     throw usage_error("nothing to compare — give --toggle ID[=LEVEL] (repeatable) or --variant SPEC");
   const measurement mm = resolve_measurement(f.measure, m, rounds_rule::paired);
+  if (f.counts && scenario) throw usage_error("--counts runs the benchmarks under Valgrind: leave out --simulate");
+  if (f.counts) require_valgrind();
   if (f.adaptive && f.max_rounds < 10) throw usage_error("--max-rounds must be at least 10 with --adaptive (the sequence starts at 10)");
 
   const variant baseline = parse_variant_spec(f.baseline, m);
@@ -203,10 +209,12 @@ int run(const run_flags& f, const global_options& g) {
     }
     return 0;
   }
-  const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id);
+  const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id, {{"counts", f.counts}});
   if (!g.quiet && !g.json)
     fmt::print(stderr, "experiment {}: {} arms × {} benchmark(s), {} warm-up + {}{} rounds, seed {}\n", id, plan.arms.size(),
                plan.benchmarks.size(), plan.warmups, f.adaptive ? "up to " : "", plan.rounds, plan.seed);
+  if (f.counts)
+    for (auto& warning : measure_counts(store, m, plan, id, ctx)) notes.push_back(std::move(warning));
   std::vector<sample_row> samples;
   process_source real(m, plan);
   std::optional<simulated_source> simulated;
@@ -230,6 +238,7 @@ static const registrar reg(20, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--warmups", f->warmups, "warm-up invocations per arm and benchmark (default: the manifest's, 1)");
   cmd->add_option("--pin", f->pin, "CPU list the benchmarks run on, e.g. 1 or 0,2-3");
   cmd->add_flag("--fail-on-regression", f->fail_on_regression, "exit 1 when a metric is SLOWER");
+  cmd->add_flag("--counts", f->counts, "also run each arm's benchmarks once under Valgrind: exact counts and a mechanism block per moved verdict");
   add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)",
                                             .margin_help = "practical margin in percent for SAME (default 1)"});
   cmd->add_option("--resume", f->resume_id, "continue an incomplete experiment (default: the latest)")->expected(0, 1);

@@ -75,8 +75,9 @@ bool analysis_result::any_failed() const {
   return std::any_of(arms.begin(), arms.end(), [](const arm_health& a) { return a.failed > 0; });
 }
 bool analysis_result::any_slower() const {
-  return std::any_of(rows.begin(), rows.end(),
-                     [](const verdict_row& r) { return r.verdict == stats::verdict::slower && !r.immaterial; });
+  return std::any_of(rows.begin(), rows.end(), [](const verdict_row& r) {
+    return r.verdict == stats::verdict::slower && !r.immaterial && !stats::is_count_metric(r.metric);
+  });
 }
 
 analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& samples, const analysis_options& options) {

@@ -42,7 +42,7 @@ struct analysis_result {
   std::vector<arm_health> arms;   // indexed like plan.arms
   bool any_invalid() const;
   bool any_failed() const;
-  bool any_slower() const;        // a material SLOWER verdict
+  bool any_slower() const;        // a material SLOWER verdict of a timing (counts read HIGHER, not slower)
 };
 
 struct analysis_options {

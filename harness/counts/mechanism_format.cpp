@@ -9,23 +9,6 @@ namespace {
 
 nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
-// 1234567 → "1,234,567"; signed: -1234 → "-1,234", 5 → "+5".
-std::string grouped(std::uint64_t v) {
-  std::string digits = std::to_string(v), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-std::string signed_grouped(std::int64_t v) {
-  const std::uint64_t m = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
-  return (v < 0 ? "-" : "+") + grouped(m);
-}
-std::string percent(const std::optional<double>& r) {
-  return r ? fmt::format("{:+.2f}%", *r * 100.0) : std::string("new");
-}
-
 // Cut at `width` code points (names are UTF-8 only in file paths; never split a sequence).
 std::string cut(const std::string& s, std::size_t width) {
   std::size_t points = 0;
@@ -43,6 +26,24 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+std::string format_count(count v) {
+  std::string digits = std::to_string(v), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string format_delta(std::int64_t v) {
+  const std::uint64_t m = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  return (v < 0 ? "-" : "+") + format_count(m);
+}
+
+std::string format_relative(const std::optional<double>& r) {
+  return r ? fmt::format("{:+.2f}%", *r * 100.0) : std::string("new");
+}
 
 nlohmann::json to_json(const mechanism& m) {
   using nlohmann::json;
@@ -70,8 +71,8 @@ std::string format_terminal(const mechanism& m, const terminal_options& o) {
   if (!m.comparable) out += fmt::format("{}warning: {} — measure both arms on one host and Valgrind\n", in, m.incomparable_reason);
   if (m.moved.empty()) out += fmt::format("{}no count moved\n", in);
   for (const count_change& c : m.moved)
-    out += fmt::format("{}{:<13} {:>15} → {:>15}  {:>14}  {:>8}\n", in, c.name, grouped(c.base), grouped(c.candidate),
-                       signed_grouped(c.delta), percent(c.relative));
+    out += fmt::format("{}{:<13} {:>15} → {:>15}  {:>14}  {:>8}\n", in, c.name, format_count(c.base), format_count(c.candidate),
+                       format_delta(c.delta), format_relative(c.relative));
   if (!m.unchanged.empty()) out += fmt::format("{}unchanged: {}\n", in, joined(m.unchanged));
   if (!m.missing.empty()) out += fmt::format("{}measured in one arm only: {}\n", in, joined(m.missing));
   if (!m.functions.empty()) {
@@ -81,17 +82,17 @@ std::string format_terminal(const mechanism& m, const terminal_options& o) {
       for (const char* event : {"Ir", "D1mr", "LLmr", "Bcm"}) {
         const auto it = f.event_deltas.find(event);
         if (event != m.rank_by && it != f.event_deltas.end())
-          others += fmt::format("{}{} {}", others.empty() ? "" : ", ", event, signed_grouped(it->second));
+          others += fmt::format("{}{} {}", others.empty() ? "" : ", ", event, format_delta(it->second));
       }
-      out += fmt::format("{}{}{:>14}  {:>8}  {}{}\n", in, in, signed_grouped(f.delta), percent(f.relative),
+      out += fmt::format("{}{}{:>14}  {:>8}  {}{}\n", in, in, format_delta(f.delta), format_relative(f.relative),
                          cut(f.name, o.name_width), others.empty() ? "" : "  [" + others + "]");
     }
   }
   if (!m.alloc_sites.empty()) {
     out += fmt::format("{}allocation sites by Δ bytes:\n", in);
     for (const site_change& s : m.alloc_sites)
-      out += fmt::format("{}{}{:>14} B  {:>11} blocks  {}\n", in, in, signed_grouped(s.delta_bytes),
-                         signed_grouped(s.delta_blocks), cut(s.where, o.name_width));
+      out += fmt::format("{}{}{:>14} B  {:>11} blocks  {}\n", in, in, format_delta(s.delta_bytes),
+                         format_delta(s.delta_blocks), cut(s.where, o.name_width));
   }
   return out;
 }

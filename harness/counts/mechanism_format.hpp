@@ -20,6 +20,13 @@ namespace abtest::counts {
 // "relative" is null when the base count is 0; "incomparable_reason" is there when not comparable.
 nlohmann::json to_json(const mechanism& m);
 
+// Numbers as every form of the block shows them: format_count(1234567) = "1,234,567",
+// format_delta(-1234) = "-1,234" and format_delta(5) = "+5", format_relative(-0.0833) = "-8.33%"
+// ("new" for nullopt: the base count was 0).
+std::string format_count(count v);
+std::string format_delta(std::int64_t v);
+std::string format_relative(const std::optional<double>& relative);
+
 struct terminal_options {
   std::size_t name_width = 100;  // longer function / site names are cut, with "…"
   std::string indent = "  ";

@@ -15,6 +15,7 @@ namespace abtest {
 //   building base in /src/.abtest/build/base (last build 41.0 s)      build_start
 //   building base [12/40] · ETA 31s · Building CXX object src/msm.o     build_step
 //     built 41.3 s, 12 compiled, 28 from the cache, 2 linked           build_done
+//   counting A1=4 · synth under Valgrind (2/4)                         counts (--counts; its result too)
 //   round 3/10 · A1=4 · proof · ETA 1m02s                              round
 //     note: 2 untracked file(s) are not in the worktrees …             note (a warning: shown even with --json)
 //   <a line of the build tool's own output>                            output (only with verbose > 0)
@@ -23,7 +24,7 @@ namespace abtest {
 // a pipe): every build start, end, note and output line; a build's first step, its last and the
 // first to pass each tenth of it; the first sample of each round.
 struct progress {
-  enum class kind { build_start, build_step, build_done, round, note, output, idle };
+  enum class kind { build_start, build_step, build_done, counts, round, note, output, idle };
   kind what = kind::note;
   std::string text;
   bool milestone = true;

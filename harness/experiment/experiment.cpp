@@ -15,6 +15,7 @@
 #include "db/transaction.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/experiment/counts.hpp"
 #include "harness/experiment/progress.hpp"
 #include "harness/experiment/report.hpp"
 
@@ -267,6 +268,8 @@ execution execute(db::results_store& store, const manifest& m, const run_plan& p
   execution e;
   e.schedule = measure(store, m, plan, id, source, samples, ctx);
   e.analysis = analyze(plan, samples);
+  e.counts = store.list_counts(id);
+  add_count_verdicts(e.analysis, plan, e.counts);
   conclude(store, id, e.analysis, e.schedule.interrupted);
   return e;
 }

@@ -73,10 +73,12 @@ schedule_result measure(db::results_store& store, const manifest& m, const run_p
 // or incomplete when it was interrupted: a complete experiment always has its verdicts.
 void conclude(db::results_store& store, const std::string& id, const analysis_result& analysis, bool interrupted);
 
-// measure, then the one analysis of every sample (resumed ones too), then conclude.
+// measure, then the one analysis of every sample (resumed ones too) with the verdicts of the
+// experiment's stored counts appended (counts.hpp: outside Holm), then conclude.
 struct execution {
   schedule_result schedule;
   analysis_result analysis;
+  std::vector<db::counts_record> counts;  // stored by measure_counts; empty without --counts
 };
 execution execute(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
                   sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx);

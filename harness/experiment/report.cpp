@@ -8,7 +8,9 @@
 #include <cmath>
 #include <map>
 
+#include "harness/counts/mechanism_format.hpp"
 #include "harness/exec/sample.hpp"
+#include "harness/report/mechanisms.hpp"
 #include "harness/report/verdict_json.hpp"
 
 namespace abtest {
@@ -18,12 +20,50 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Order within a benchmark: its total first, the phases under it, process metrics last.
+// Order within a benchmark: its total first, the phases under it, process metrics, then counts.
 int metric_rank(const std::string& metric) {
   const std::string name = metric.substr(metric.find('.') + 1);
+  if (stats::is_count_metric(metric)) return 3;
   if (name == "total_s") return 0;
   if (name == "wall_s" || name == "maxrss_mib") return 2;
   return 1;
+}
+
+std::vector<std::string> arm_keys(const run_plan& plan) {
+  std::vector<std::string> keys;
+  for (const auto& a : plan.arms) keys.push_back(a.key);
+  return keys;
+}
+
+std::vector<db::verdict_record> records_of(const report_input& in) {
+  std::vector<db::verdict_record> rows;
+  for (const auto& r : in.analysis.rows) rows.push_back(to_record(r, in.experiment_id));
+  return rows;
+}
+
+// What was counted per benchmark, the failures, then a mechanism block per moved timing.
+std::string counts_report(const report_input& in) {
+  std::string out;
+  std::map<std::string, std::string> described;
+  for (const auto& c : *in.counts) {
+    if (described.count(c.benchmark)) continue;
+    std::string params;
+    const nlohmann::json counted_params = c.spec.value("params", nlohmann::json::object());
+    for (const auto& [k, v] : counted_params.items())
+      params += fmt::format("{}{}={}", params.empty() ? "" : ", ", k, v.is_string() ? v.get<std::string>() : v.dump());
+    const std::string region = c.spec.value("region", "");
+    described[c.benchmark] = fmt::format("\ncounts of {} (Valgrind, exact): on {}{}\n", c.benchmark,
+                                         params.empty() ? "the run's params" : params,
+                                         region.empty() ? ", whole program" : ", in " + region);
+  }
+  for (const auto& [bench, line] : described) out += line;
+  for (const auto& c : *in.counts)
+    if (c.error && c.arm_idx < static_cast<int>(in.plan.arms.size()))
+      out += fmt::format("  {} of {}: FAILED — {}\n", c.benchmark, in.plan.arms[c.arm_idx].key, *c.error);
+  for (const auto& m : report::find_mechanisms(arm_keys(in.plan), records_of(in), *in.counts))
+    out += fmt::format("\n{} · {}: {}\n{}", m.benchmark, m.block.candidate_label, report::explained_verdicts(m),
+                       counts::format_terminal(m.block));
+  return out;
 }
 
 }  // namespace
@@ -87,6 +127,7 @@ std::string terminal_report(const report_input& in) {
       if (!r->note.empty() && r->verdict != stats::verdict::invalid) out += fmt::format("  {:<34} note: {}\n", "", r->note);
     }
   }
+  if (in.counts) out += counts_report(in);
   if (in.reference && in.reference->present) {
     const auto& ref = *in.reference;
     out += fmt::format("\nreference: {}\n", ref.label);
@@ -111,7 +152,7 @@ db::verdict_record to_record(const verdict_row& r, const std::string& experiment
   v.n = r.n;
   v.baseline_median = r.baseline_median;
   v.candidate_median = r.candidate_median;
-  if (r.n > 0) v.ratio = r.primary.ratio();
+  if (r.n > 0 && std::isfinite(r.primary.estimate)) v.ratio = r.primary.ratio();
   if (r.primary.has_ci) {
     v.ci_low = r.primary.ratio_low();
     v.ci_high = r.primary.ratio_high();
@@ -121,8 +162,8 @@ db::verdict_record to_record(const verdict_row& r, const std::string& experiment
     v.hl_low = r.robust.ratio_low();
     v.hl_high = r.robust.ratio_high();
   }
-  v.p_value = r.primary.p_value;
-  v.p_adjusted = r.p_adjusted;
+  if (std::isfinite(r.primary.p_value)) v.p_value = r.primary.p_value;  // NaN: not estimated (a count's row)
+  if (std::isfinite(r.p_adjusted)) v.p_adjusted = r.p_adjusted;
   v.verdict = db::parse<db::verdict_kind>(stats::to_string(r.verdict));
   v.immaterial = r.immaterial;
   if (!r.note.empty()) v.note = r.note;
@@ -131,8 +172,8 @@ db::verdict_record to_record(const verdict_row& r, const std::string& experiment
 }
 
 nlohmann::json json_report(const report_input& in) {
-  report::experiment_result result{in.experiment_id, in.plan.arms.empty() ? "" : in.plan.arms[0].key, {}};
-  for (const auto& r : in.analysis.rows) result.verdicts.push_back(to_record(r, in.experiment_id));
+  report::experiment_result result{in.experiment_id, in.plan.arms.empty() ? "" : in.plan.arms[0].key, records_of(in)};
+  if (in.counts) result.mechanisms = report::find_mechanisms(arm_keys(in.plan), result.verdicts, *in.counts);
   nlohmann::json arms = nlohmann::json::array();
   for (size_t a = 0; a < in.plan.arms.size(); ++a) {
     const auto& h = in.analysis.arms[a];
@@ -147,6 +188,19 @@ nlohmann::json json_report(const report_input& in) {
   out["interrupted"] = in.interrupted;
   out["seed"] = in.plan.seed;
   out["arms"] = arms;
+  if (in.counts) {
+    nlohmann::json counts = nlohmann::json::array();
+    for (const auto& c : *in.counts) {
+      nlohmann::json j = {{"variant", c.arm_idx < static_cast<int>(in.plan.arms.size()) ? in.plan.arms[c.arm_idx].key : ""},
+                          {"benchmark", c.benchmark}, {"ok", c.counts.has_value()},
+                          {"params", c.spec.value("params", nlohmann::json::object())}, {"region", c.spec.value("region", "")},
+                          {"wall_s", c.wall_s ? nlohmann::json(*c.wall_s) : nlohmann::json()}};
+      if (c.counts) j["totals"] = c.counts->value("totals", nlohmann::json::object());
+      if (c.error) j["error"] = *c.error;
+      counts.push_back(std::move(j));
+    }
+    out["counts"] = std::move(counts);
+  }
   if (in.reference && in.reference->present) {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& r : in.reference->rows)

@@ -19,11 +19,14 @@ struct report_input {
   int rounds_done = 0;
   bool stopped_early = false;
   bool interrupted = false;
+  // The experiment's counts (`run --counts`): their mechanism blocks, and the "counts" key of --json.
+  const std::vector<db::counts_record>* counts = nullptr;
 };
 
 std::string terminal_report(const report_input& in);
 // The contract's {"experiment", "baseline", "verdicts"} (report::to_json) with the run's own keys:
-// rounds, stopped_early, interrupted, seed, arms, reference.
+// rounds, stopped_early, interrupted, seed, arms, reference; with counts, "mechanisms" and
+// "counts": [{"variant", "benchmark", "ok", "error", "params", "region", "wall_s", "totals"}].
 nlohmann::json json_report(const report_input& in);
 
 // An analysed row as the results store keeps it — and as every --json output prints it: a ratio

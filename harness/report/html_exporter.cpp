@@ -7,6 +7,7 @@
 #include <set>
 
 #include "harness/report/gnuplot.hpp"
+#include "harness/report/mechanisms.hpp"
 #include "harness/report/plots.hpp"
 
 namespace abtest::report {
@@ -80,6 +81,16 @@ std::string html_exporter::render(const report_data& r) const {
                         format_number(e.p_adjusted)});
     if (!rows.empty())
       s += "<h2>" + std::string(heading) + "</h2>\n" + table({"metric", "term", "change", "95% CI", "p (Holm)"}, rows);
+  }
+  if (r.mechanisms && !r.mechanisms->empty()) {
+    s += "<h2>Mechanisms (Valgrind counts, exact)</h2>\n";
+    for (const auto& m : *r.mechanisms) {
+      s += fmt::format("<h3>{}: {} vs {}</h3>\n<p>Explains {}.</p>\n<ul>", esc(m.benchmark), esc(m.block.candidate_label),
+                       esc(m.block.base_label), esc(explained_verdicts(m)));
+      for (const auto& line : mechanism_remarks(m.block)) s += "<li>" + esc(line) + "</li>";
+      s += "</ul>\n";
+      for (const auto& t : mechanism_tables(m.block)) s += table(t.head, t.rows);
+    }
   }
   if (!r.distributions.empty()) s += figure(distributions_plot(r));
   if (!r.effects.empty()) s += figure(effects_plot(r));

@@ -23,7 +23,7 @@ std::vector<std::string> split_term(const std::string& term) {
 
 nlohmann::json json_exporter::to_json(const report_data& r) {
   // The contract's experiment / baseline / verdicts (DESIGN §9), then the report's own keys.
-  nlohmann::json j = report::to_json(experiment_result{r.experiment, r.baseline, r.verdicts});
+  nlohmann::json j = report::to_json(experiment_result{r.experiment, r.baseline, r.verdicts, r.mechanisms});
   j.update({{"title", r.title}, {"kind", r.kind}, {"status", r.status}, {"started_at", r.started_at},
             {"headline_metric", r.headline_metric}});
   j["effects"] = nlohmann::json::array();

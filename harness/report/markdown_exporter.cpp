@@ -1,6 +1,8 @@
 // Markdown report (see markdown_exporter.hpp): GitHub-flavoured tables, verdicts in capitals.
 #include "harness/report/markdown_exporter.hpp"
 
+#include "harness/report/mechanisms.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,8 +13,7 @@ std::string markdown_exporter::render(const report_data& r) const {
   std::string out = fmt::format("# abtest report — {}\n\n", r.title);
   if (!r.experiment.empty())
     out += fmt::format("Experiment `{}` ({}, {}), started {}.\n\n", r.experiment, r.kind, r.status, r.started_at);
-  const auto regressions = std::count_if(r.verdicts.begin(), r.verdicts.end(),
-                                         [](const db::verdict_record& v) { return v.verdict == db::verdict_kind::slower && !v.immaterial; });
+  const auto regressions = std::count_if(r.verdicts.begin(), r.verdicts.end(), is_regression);
   const auto open = std::count_if(r.changepoints.begin(), r.changepoints.end(),
                                   [](const changepoint_row& c) { return c.state == "new" && c.magnitude > 0; });
   out += fmt::format("**{} regression{}**, {} new slower change point{}.\n\n", regressions, regressions == 1 ? "" : "s", open,
@@ -39,6 +40,32 @@ std::string markdown_exporter::render(const report_data& r) const {
   effects_table("Effects (ln ratio)", "");
   effects_table("Culprits (ln ratio, pushing the way of the verdict)", "culprit");
   effects_table("Offsets (ln ratio, pulling the other way)", "offset");
+  if (r.mechanisms && !r.mechanisms->empty()) {
+    // A `|` inside a C++ name (operator|) would end the cell.
+    const auto cell = [](std::string s) {
+      for (std::size_t i = 0; (i = s.find('|', i)) != std::string::npos; i += 2) s.insert(i, "\\");
+      return s;
+    };
+    out += "## Mechanisms (Valgrind counts, exact)\n\n";
+    for (const auto& m : *r.mechanisms) {
+      out += fmt::format("### {}: {} vs {}\n\nExplains {}.\n\n", m.benchmark, m.block.candidate_label, m.block.base_label,
+                         explained_verdicts(m));
+      for (const auto& line : mechanism_remarks(m.block)) out += fmt::format("- {}\n", line);
+      for (const auto& t : mechanism_tables(m.block)) {
+        out += "\n|";
+        for (const auto& h : t.head) out += " " + cell(h) + " |";
+        out += "\n|";
+        for (std::size_t i = 0; i < t.head.size(); ++i) out += "---|";
+        out += "\n";
+        for (const auto& row : t.rows) {
+          out += "|";
+          for (const auto& c : row) out += " " + cell(c) + " |";
+          out += "\n";
+        }
+      }
+      out += "\n";
+    }
+  }
   if (!r.phases.empty()) {
     std::set<std::string> names;
     for (const auto& p : r.phases)

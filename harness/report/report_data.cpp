@@ -30,7 +30,13 @@ bool is_phase(const std::string& m) {
          m != "proof.sys_s";
 }
 
-bool is_regression(const db::verdict_record& v) { return v.verdict == db::verdict_kind::slower && !v.immaterial; }
+}  // namespace
+
+bool is_regression(const db::verdict_record& v) {
+  return v.verdict == db::verdict_kind::slower && !v.immaterial && !stats::is_count_metric(v.metric);
+}
+
+namespace {
 
 // Regressions first, then the largest effects; rows without a ratio last.
 void sort_for_reading(std::vector<db::verdict_record>& rows) {
@@ -104,6 +110,11 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
     }
   }
   r.headline_metric = headline(metrics);
+  if (const auto counts = store.list_counts(id); !counts.empty()) {
+    std::vector<std::string> arm_variants;
+    for (const auto& arm : e->arms) arm_variants.push_back(arm.variant);
+    r.mechanisms = find_mechanisms(arm_variants, r.verdicts, counts);
+  }
   std::set<std::string> variants;
   for (const auto& arm : e->arms) {
     variants.insert(arm.variant);

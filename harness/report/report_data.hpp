@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "db/results_store.hpp"
+#include "harness/report/mechanisms.hpp"
 
 namespace abtest::report {
 
@@ -48,7 +49,7 @@ struct report_data {
   std::string baseline;  // the variant key of the experiment's baseline arm (arm 0)
   std::string headline_metric;  // the metric of the distributions plot
   // As stored, printed in JSON by to_json (verdict_json.hpp); ordered for reading: material
-  // regressions first, then by the size of the effect |ln ratio|, largest first.
+  // regressions first (of timings: a count reads HIGHER), then by the size of |ln ratio|, largest first.
   std::vector<db::verdict_record> verdicts;
   // Ordered as the verdicts: terms whose whole CI lies on the worse side first, then by |effect|.
   std::vector<effect_row> effects;
@@ -57,7 +58,13 @@ struct report_data {
   // Open (state new) changes for the worse first, then by |magnitude|.
   std::vector<changepoint_row> changepoints;
   std::vector<trend> trends;
+  // An experiment with counts (`run --counts`): a block per SLOWER / FASTER timing of an arm with
+  // counts (mechanisms.hpp), in arm then benchmark order.
+  std::optional<std::vector<mechanism_entry>> mechanisms;
 };
+
+// A material SLOWER verdict of a timing — what the reports count as a regression.
+bool is_regression(const db::verdict_record& v);
 
 // One experiment: its verdicts, effects (a bisection's as culprits and offsets, by the way its stored
 // overall verdict points), per-arm distributions of the headline metric

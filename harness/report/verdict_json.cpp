@@ -1,6 +1,8 @@
 // The verdict rows of the --json contract (see verdict_json.hpp).
 #include "harness/report/verdict_json.hpp"
 
+#include "harness/counts/mechanism_format.hpp"
+
 namespace abtest::report {
 namespace {
 
@@ -27,12 +29,26 @@ nlohmann::json to_json(const db::verdict_record& v) {
   return j;
 }
 
+nlohmann::json to_json(const mechanism_entry& m) {
+  nlohmann::json explains = nlohmann::json::array();
+  for (const auto& v : m.explains)
+    explains.push_back({{"metric", v.metric}, {"verdict", db::to_string(v.verdict)}, {"ratio", or_null(v.ratio)}});
+  nlohmann::json j = {{"benchmark", m.benchmark}, {"explains", std::move(explains)}};
+  j.update(counts::to_json(m.block));
+  return j;
+}
+
 nlohmann::json to_json(const experiment_result& r) {
   nlohmann::json verdicts = nlohmann::json::array();
   for (const auto& v : r.verdicts) verdicts.push_back(to_json(v));
-  return {{"experiment", r.experiment.empty() ? nlohmann::json() : nlohmann::json(r.experiment)},
-          {"baseline", r.baseline},
-          {"verdicts", std::move(verdicts)}};
+  nlohmann::json j = {{"experiment", r.experiment.empty() ? nlohmann::json() : nlohmann::json(r.experiment)},
+                      {"baseline", r.baseline},
+                      {"verdicts", std::move(verdicts)}};
+  if (r.mechanisms) {
+    j["mechanisms"] = nlohmann::json::array();
+    for (const auto& m : *r.mechanisms) j["mechanisms"].push_back(to_json(m));
+  }
+  return j;
 }
 
 }  // namespace abtest::report

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "db/records.hpp"
+#include "harness/report/mechanisms.hpp"
 
 namespace abtest::report {
 
@@ -25,9 +26,18 @@ struct experiment_result {
   std::string experiment;  // "" → null (nothing was run, e.g. every candidate is the baseline's binary)
   std::string baseline;    // the baseline arm's variant key
   std::vector<db::verdict_record> verdicts;
+  // Set for an experiment with counts (`run --counts`), even when no timing moved.
+  std::optional<std::vector<mechanism_entry>> mechanisms = std::nullopt;
 };
 
-// {"experiment", "baseline", "verdicts": [to_json(row), ...]}.
+// One mechanism block: {"benchmark": "synth", "explains": [{"metric": "synth.total_s", "verdict":
+// "faster", "ratio": 0.93}], then the block's keys (counts::to_json: "base", "candidate", "counts",
+// "functions", "alloc_sites", …)}.
+nlohmann::json to_json(const mechanism_entry& m);
+
+// {"experiment", "baseline", "verdicts": [to_json(row), ...]}, and "mechanisms": [to_json(m), ...]
+// for an experiment with counts. A count's row (`<bench>.counts.<name>`, n = 1) has a ratio but no
+// CI and no p-values (null).
 nlohmann::json to_json(const experiment_result& r);
 
 }  // namespace abtest::report

@@ -40,6 +40,11 @@ int log_direction(verdict v, better direction) {
   return worse;
 }
 
+bool is_count_metric(std::string_view metric) {
+  const auto dot = metric.find('.');
+  return dot != std::string_view::npos && metric.substr(dot + 1).starts_with("counts.");
+}
+
 std::string verdict_label(std::string_view metric, verdict v) {
   const bool speed = metric.ends_with("_s");  // times and rates (`_per_s`)
   switch (v) {

@@ -50,4 +50,9 @@ int log_direction(verdict v, better direction);
 // as they are. The --json `verdict` keeps the contract's spelling (to_string) for every metric.
 std::string verdict_label(std::string_view metric, verdict v);
 
+// A deterministic count of `abtest run --counts` (issue #16 item 2), `<bench>.counts.<name>` (e.g.
+// synth.counts.Ir): compared exactly from one Valgrind run per arm — no CI, no p-value — and kept
+// out of the Holm family, the regressions and the exit code of the timings.
+bool is_count_metric(std::string_view metric);
+
 }  // namespace abtest::stats
