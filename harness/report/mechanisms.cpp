@@ -1,6 +1,7 @@
 // Mechanism blocks from stored verdicts and counts (see mechanisms.hpp).
 #include "harness/report/mechanisms.hpp"
 
+#include <algorithm>
 #include <map>
 #include <regex>
 
@@ -80,6 +81,8 @@ std::vector<mechanism_entry> find_mechanisms(const std::vector<std::string>& arm
             !stats::is_count_metric(v.metric) && (v.verdict == db::verdict_kind::slower || v.verdict == db::verdict_kind::faster))
           e.explains.push_back(v);
       if (e.explains.empty()) continue;
+      // By metric: the same block whichever order the verdicts come in (analysis, or sorted for reading).
+      std::sort(e.explains.begin(), e.explains.end(), [](const auto& x, const auto& y) { return x.metric < y.metric; });
       counts::diff_options o;
       o.rename = rename_rules(cand->spec);
       const counts::count_set b = counts::count_set_from_json(*base->second->counts);

@@ -17,7 +17,7 @@ namespace abtest::report {
 // arm's counts against the baseline's (labels: the two variant keys).
 struct mechanism_entry {
   std::string benchmark;
-  std::vector<db::verdict_record> explains;  // the SLOWER / FASTER timing verdicts (counts excluded)
+  std::vector<db::verdict_record> explains;  // the SLOWER / FASTER verdicts (counts excluded), by metric
   counts::mechanism block;
 };
 

@@ -1,8 +1,9 @@
 // The --json contract of DESIGN §9, checked on every command that prints verdicts or a bisection:
-// run, compare (one experiment and two), show, matrix, bisect and report --format json, all on the
-// simulated executor so the test needs no build.
+// run, compare (one experiment and two), show, matrix, bisect and report --format json, on the
+// simulated executor so that they need no build; and run --counts on the planted fixture.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <set>
 
 #include "tests/e2e/bisect_test_support.hpp"
@@ -102,6 +103,31 @@ TEST_F(json_contract, every_command_prints_the_same_verdict_rows) {
   ASSERT_EQ(ran["verdicts"].size(), shown["verdicts"].size());
   for (std::size_t i = 0; i < shown["verdicts"].size(); ++i) EXPECT_EQ(shown["verdicts"][i], reported["verdicts"][i]);
   EXPECT_EQ(shown["baseline"], ran["baseline"]);
+}
+
+// run --counts (real builds of the trimmed planted fixture; Valgrind): the count rows keep the row
+// contract (n = 1, ratio, null CI and p-values), and run, compare and report print the same
+// mechanism blocks through the one serializer.
+TEST_F(json_contract, counts_rows_and_mechanisms_are_printed_alike) {
+  if (std::system("valgrind --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "valgrind is not installed (apt-get install valgrind)";
+  use_parent_launcher();
+  const fs::path manifest = planted_copy(fs::path(ABTEST_E2E_WORK_DIR) / "planted");
+  const auto ran = json({"--manifest", manifest.string(), "run", "--toggle", "SLOW", "--counts", "--rounds", "2", "--seed", "3"});
+  expect_verdict_contract(ran, "run --counts");
+  int count_rows = 0;
+  for (const auto& v : ran["verdicts"])
+    if (v["metric"].get<std::string>().find(".counts.") != std::string::npos) {
+      ++count_rows;
+      EXPECT_EQ(v["n"], 1) << v.dump();
+      for (const char* key : {"ci_low", "ci_high", "p_value", "p_adjusted"}) EXPECT_TRUE(v[key].is_null()) << key << v.dump();
+    }
+  EXPECT_EQ(count_rows, 6) << ran.dump(2);
+  ASSERT_TRUE(ran.contains("mechanisms") && ran["mechanisms"].is_array() && !ran["mechanisms"].empty()) << ran.dump(2);
+  const std::string id = ran["experiment"];
+  for (const auto& [what, j] : {std::pair{"compare", json({"compare", id})}, std::pair{"report", json({"report", "--format", "json", id})}}) {
+    expect_verdict_contract(j, what);
+    EXPECT_EQ(j.value("mechanisms", nlohmann::json()), ran["mechanisms"]) << what;
+  }
 }
 
 TEST_F(json_contract, bisect_prints_culprits_and_offsets_in_one_shape) {
