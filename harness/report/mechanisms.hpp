@@ -13,16 +13,17 @@
 
 namespace abtest::report {
 
-// One candidate arm's benchmark whose timing moved: the verdicts it explains and the diff of the
-// arm's counts against the baseline's (labels: the two variant keys).
+// One candidate arm's benchmark whose measurements moved: the verdicts it explains and the diff of
+// the arm's counts against the baseline's (labels: the two variant keys).
 struct mechanism_entry {
   std::string benchmark;
   std::vector<db::verdict_record> explains;  // the SLOWER / FASTER verdicts (counts excluded), by metric
   counts::mechanism block;
 };
 
-// For every candidate arm and benchmark with a SLOWER or FASTER timing verdict (immaterial ones
-// too) and stored counts in both that arm and the baseline (arm 0), the mechanism block, diffed
+// For every candidate arm and benchmark with a SLOWER or FASTER verdict of a measured metric — a
+// time, or a size or count the benchmark reports (HIGHER / LOWER), immaterial ones too, never a
+// Valgrind count's own row — and stored counts in both that arm and the baseline (arm 0), the mechanism block, diffed
 // with the candidate's `rename` rules; in arm, then benchmark order. `arm_variants[i]` is arm i's
 // variant key, as the verdicts name it. Rows whose counts failed are left out.
 std::vector<mechanism_entry> find_mechanisms(const std::vector<std::string>& arm_variants,
