@@ -263,21 +263,28 @@ reference_result compare_to_reference(const manifest& m, const run_plan& plan, c
   for (const auto& [metric, value] : m.reference->metrics) {
     const auto dot = metric.find('.');
     const std::string bench = metric.substr(0, dot);
-    for (int arm = 0; arm < static_cast<int>(plan.arms.size()); ++arm) {
+    for (const auto& group : variant_groups(plan)) {
+      // With layouts, each layout's mean is one unit: the interval carries the layout variance.
       std::vector<double> d, x;
-      for (const auto& s : samples) {
-        if (s.warmup || s.arm != arm || s.benchmark != bench || s.status != exec::sample_status::ok) continue;
-        const auto it = s.metrics.find(metric);
-        if (it == s.metrics.end() || !(it->second > 0)) continue;
-        x.push_back(it->second);
-        d.push_back(std::log(it->second) - std::log(value));
+      for (int arm : group) {
+        std::vector<double> logs;
+        for (const auto& s : samples) {
+          if (s.warmup || s.arm != arm || s.benchmark != bench || s.status != exec::sample_status::ok) continue;
+          const auto it = s.metrics.find(metric);
+          if (it == s.metrics.end() || !(it->second > 0)) continue;
+          x.push_back(it->second);
+          logs.push_back(std::log(it->second) - std::log(value));
+        }
+        if (group.size() == 1) d = logs;
+        else if (!logs.empty()) d.push_back(stats::mean(logs));
       }
       if (d.empty()) continue;
+      const int arm = group.front();
       reference_row row;
       row.metric = metric;
       row.reference = value;
       row.variant = plan.arms[arm].key;
-      row.n = static_cast<int>(d.size());
+      row.n = static_cast<int>(x.size());
       row.median = stats::median(x);
       row.estimate = stats::one_sample_t(d, options.confidence);
       row.verdict = stats::decide(row.estimate, plan.margin, metric_direction(metric)).value;
