@@ -96,6 +96,30 @@ TEST(run_layouts, bad_counts_and_adaptive_are_refused_before_building) {
   EXPECT_NE(adaptive.err.find("--adaptive"), std::string::npos) << adaptive.err;
 }
 
+TEST(noise_floor_layouts, reports_the_layout_component_of_each_metric) {
+  temp_dir tmp("e2e-floor-layouts");
+  const auto r = run_cli({"--manifest", planted_manifest().string(), "--db", (tmp / "results.db").string(), "--json",
+                          "noise-floor", "--layouts", "2", "--rounds", "3", "--seed", "5", "-j", "2"});
+  if (r.exit_code == 2 && r.err.find("ld.lld") != std::string::npos) GTEST_SKIP() << "lld is not installed: " << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j.value("layouts", 0), 2);
+  bool work = false, time = false;
+  for (const auto& row : j["floors"]) {
+    if (row["metric"] == "planted.work_count") {
+      work = true;  // the work is where the code is not: no layout effect, no floor
+      EXPECT_DOUBLE_EQ(row["layout_sd"].get<double>(), 0.0) << row.dump();
+      EXPECT_DOUBLE_EQ(row["floor"].get<double>(), 0.0) << row.dump();
+    }
+    if (row["metric"] == "planted.total_s") {
+      time = true;
+      EXPECT_GE(row["layout_sd"].get<double>(), 0.0);
+      EXPECT_GT(row["within_sd"].get<double>(), 0.0);
+    }
+  }
+  EXPECT_TRUE(work && time) << j.dump(2);
+}
+
 TEST(run_duet, baseline_and_candidate_run_side_by_side) {
   if (usable_cpus() < 2) GTEST_SKIP() << "a duet needs two CPUs; this process may use " << usable_cpus();
   temp_dir tmp("e2e-duet");
