@@ -159,6 +159,8 @@ int run(const run_flags& f, const global_options& g) {
   plan.simulate = mm.simulate;
   plan.layouts = f.layouts;
   plan.duet = f.duet;
+  if (f.duet && !scenario && plan.warmups < 1)
+    throw usage_error("--duet checks in the warm-ups, run alone, that each benchmark uses one core — give --warmups 1 or more");
   if (!f.pin.empty() && exec::parse_cpu_list(f.pin).cpus.empty())
     throw usage_error(fmt::format("--pin {}: {} — e.g. --pin 1 or --pin 0,2-3", f.pin, exec::parse_cpu_list(f.pin).error));
 
@@ -245,8 +247,16 @@ int run(const run_flags& f, const global_options& g) {
   process_source real(m, plan);
   std::optional<simulated_source> simulated;
   if (scenario) simulated.emplace(*scenario, plan);
-  const auto done = execute(store, m, plan, id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, ctx);
-  return finish(m, id, plan, samples, done, g, f.fail_on_regression, notes);
+  std::optional<execution> done;
+  try {
+    done = execute(store, m, plan, id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, ctx);
+  } catch (const user_error&) {
+    // A refusal found while measuring (a duet partner using several cores): the experiment cannot
+    // go on as planned, so it is marked failed rather than left for --resume to hit again.
+    store.set_experiment_status(id, db::experiment_status::failed, std::chrono::system_clock::now());
+    throw;
+  }
+  return finish(m, id, plan, samples, *done, g, f.fail_on_regression, notes);
 }
 
 }  // namespace

@@ -128,7 +128,7 @@ void add_layout_rows(const run_plan& plan, const sample_index& index, const std:
 
 bool is_auxiliary_metric(const std::string& metric) {
   static const std::set<std::string> aux = {"user_s", "sys_s", "minflt", "majflt", "nvcsw", "nivcsw",
-                                            "instructions", "cycles", "cache_misses"};
+                                            "instructions", "cycles", "cache_misses", "threads"};
   const auto dot = metric.find('.');
   return aux.count(dot == std::string::npos ? metric : metric.substr(dot + 1)) > 0;
 }

@@ -28,10 +28,11 @@ class sample_source {
 class process_source : public sample_source {
  public:
   process_source(const manifest& m, const run_plan& plan) : m_(m), plan_(plan) {}
+  // In a duet plan, a warm-up that used more than one core (exec::multithreaded_reason) throws
+  // user_error: a duet cannot compare it. Warm-ups run alone for that reason.
   exec::sample_outcome run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) override;
   // Both at once, each pinned to its own core of plan.pin (or the last two CPUs), cores swapped in
-  // odd rounds; each sample's context gets {"duet": {"cpu", "overlap_s"}}. Throws user_error when
-  // either used more than one core (exec::multithreaded_reason): a duet cannot compare it.
+  // odd rounds; each sample's context gets {"duet": {"cpu", "overlap_s"}}.
   std::pair<exec::sample_outcome, exec::sample_outcome> run_pair(const arm_plan& a, const arm_plan& b,
                                                                  const benchmark_spec& bench, int round, bool warmup) override;
 

@@ -108,8 +108,9 @@ schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_sou
       if (!bench && plan.simulate.empty()) throw std::runtime_error("benchmark " + s.benchmark + " vanished from the manifest");
       static const benchmark_spec simulated;
       const auto t0 = std::chrono::steady_clock::now();
-      if (plan.duet) {
+      if (plan.duet && !warmup) {
         // The partner runs beside this slot's arm, at the same moment; its own slot then finds it done.
+        // Warm-ups run one at a time and unpinned: the source checks there that each uses one core.
         const int partner = duet_partner(plan, s.arm);
         const auto other = std::find_if(slots.begin(), slots.end(),
                                         [&](const slot& o) { return o.arm == partner && o.benchmark == s.benchmark; });
