@@ -11,6 +11,7 @@
 #include "harness/commands/command.hpp"
 #include "harness/commands/measurement.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/build/layouts.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/oracle.hpp"
@@ -23,7 +24,52 @@ struct noise_flags {
   std::vector<std::string> toggles, metrics;
   std::vector<std::string> layout{"-DCMAKE_CXX_FLAGS=-falign-functions=64 -falign-loops=32"};
   measurement_flags measure;  // --rounds (default 10), --param, --simulate, --seed, --jobs
+  int layouts = 0;            // > 0: 2K seeded relinks of one build instead of A′ (issue #16)
 };
+
+// With --layouts K: one build of the variant linked 2K times with seeded section orders; layouts
+// 0..K−1 are A, K..2K−1 are A″. The two-level comparison of the halves gives the floor of a
+// `run --layouts K` comparison, and its layout and run standard deviations are the layout
+// component on its own.
+analysis_result measure_layouts(const noise_flags& f, const global_options& g, const manifest& m, const measurement& mm,
+                                const variant& v, db::results_store& store, const std::optional<search::scenario>& scenario,
+                                std::string& experiment_id) {
+  const experiment_context ctx = context_for(g);
+  run_plan plan;
+  plan.kind = "noise-floor";
+  plan.params = mm.params;
+  for (const auto& bench : m.benchmarks) plan.benchmarks.push_back(bench.name);
+  plan.rounds = mm.rounds;
+  plan.warmups = scenario ? 0 : m.benchmarks.front().warmups;
+  plan.seed = mm.seed;
+  plan.simulate = mm.simulate;
+  plan.layouts = f.layouts;
+  arm_plan arm{v.key(m), v.levels, "", {}, {}, std::nullopt, {}, {}};
+  if (scenario) {
+    for (int k = 0; k < 2 * f.layouts; ++k) {
+      plan.arms.push_back(arm);
+      plan.arms.back().layout = k;
+      plan.arms.back().layout_seed = layout_seed(plan.seed, arm.key, k);
+    }
+  } else {
+    builder_options bo;
+    bo.jobs = mm.jobs;
+    const auto built = build_and_record(m, v, store, builder(m, bo), ctx);
+    if (!built.outcome.ok)
+      throw user_error(exit_code::build_failed, fmt::format("the build of {} failed — last lines of {}:\n{}", built.outcome.key,
+                                                            built.outcome.log_path.string(), built.outcome.log_tail));
+    plan.arms = layout_arms(m, plan, arm_for(m, v, built), built.outcome, 2 * f.layouts, ctx);
+  }
+  for (int k = f.layouts; k < 2 * f.layouts; ++k) plan.arms[k].key += "~layouts";
+  for (auto& a : plan.arms) a.role = a.key == arm.key ? "baseline" : "candidate";
+  experiment_id = create_experiment(store, &m, plan, g.command_line, current_machine(store), {{"layouts", f.layouts}});
+  std::vector<sample_row> samples;
+  process_source real(m, plan);
+  std::optional<simulated_source> simulated;
+  if (scenario) simulated.emplace(*scenario, plan);
+  return execute(store, m, plan, experiment_id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, ctx)
+      .analysis;
+}
 
 int noise_floor(const noise_flags& f, const global_options& g) {
   const std::optional<search::scenario> scenario = load_simulate_flag(f.measure.simulate);
@@ -31,6 +77,41 @@ int noise_floor(const noise_flags& f, const global_options& g) {
   const measurement mm = resolve_measurement(f.measure, m, rounds_rule::paired);
   const variant v = variant_from_flags(f.toggles, m);
   auto store = open_store(db_path(g, &m));
+  if (f.layouts == 1 || f.layouts < 0)
+    throw usage_error(fmt::format("--layouts {}: give at least 2 (each half of the 2K relinks is one side)", f.layouts));
+
+  if (f.layouts > 0) {
+    std::string id;
+    const analysis_result analysis = measure_layouts(f, g, m, mm, v, store, scenario, id);
+    nlohmann::json rows = nlohmann::json::array();
+    std::string table = fmt::format("noise floor of {} over layouts ({} + {} seeded links of one build, {} rounds)\n",
+                                    v.key(m), f.layouts, f.layouts, mm.rounds);
+    table += fmt::format("  {:<36} {:>8} {:>19} {:>8} {:>10} {:>8}\n", "metric", "ratio", "95% CI", "floor", "layout sd",
+                         "run sd");
+    for (const auto& row : analysis.rows) {
+      if (!f.metrics.empty() && std::find(f.metrics.begin(), f.metrics.end(), row.metric) == f.metrics.end()) continue;
+      if (!row.primary.has_ci || !row.layouts) continue;
+      const double floor = std::expm1(std::max(std::abs(row.primary.ci_low), std::abs(row.primary.ci_high)));
+      // Both halves are layouts of the same build: their layout sd estimates the same thing.
+      const double layout_sd = std::sqrt((std::pow(row.layouts->sd_baseline, 2) + std::pow(row.layouts->sd_candidate, 2)) / 2);
+      rows.push_back({{"metric", row.metric}, {"n", row.n}, {"ratio", row.primary.ratio()}, {"ci_low", row.primary.ratio_low()},
+                      {"ci_high", row.primary.ratio_high()}, {"floor", floor}, {"layout_sd", layout_sd},
+                      {"within_sd", row.layouts->within_sd}, {"layout_share", row.layouts->share},
+                      {"verdict", stats::to_string(row.verdict)}});
+      table += fmt::format("  {:<36} {:>8.4f} {:>8.4f}–{:<10.4f} {:>7.2f}% {:>9.2f}% {:>7.2f}%\n", row.metric,
+                           row.primary.ratio(), row.primary.ratio_low(), row.primary.ratio_high(), 100 * floor,
+                           100 * layout_sd, 100 * row.layouts->within_sd);
+    }
+    if (g.json) {
+      std::cout << nlohmann::json({{"experiment", id}, {"variant", v.key(m)}, {"layouts", f.layouts}, {"rounds", mm.rounds},
+                                   {"floors", rows}})
+                       .dump(2)
+                << "\n";
+    } else if (!g.quiet) {
+      fmt::print("experiment {}\n{}", id, table);
+    }
+    return exit_code_for(analysis, false);
+  }
 
   // A: the variant as usual. A′: the same sources and levels, another layout, its own folder.
   arm_plan a{v.key(m), v.levels, "", {}, {}, std::nullopt, {}, {}};
@@ -107,6 +188,8 @@ static const registrar reg(50, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--toggle,-t", f->toggles, "the variant, ID or ID=LEVEL (repeatable; default: base)");
   cmd->add_option("--metric", f->metrics, "only these metrics (repeatable; default: all)");
   cmd->add_option("--layout", f->layout, "extra cmake arguments of the A′ build (default: -falign-functions=64 -falign-loops=32)");
+  cmd->add_option("--layouts", f->layouts,
+                  "instead of A′: one build linked 2K times with seeded layouts; reports the layout sd on its own");
   // No --margin: the floor is the CI's reach, not a verdict against a margin.
   add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)", .margin_help = ""});
   cmd->callback([f, &g, &act] { act = [f, &g] { return noise_floor(*f, g); }; });

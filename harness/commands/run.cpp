@@ -12,7 +12,9 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/core/variant.hpp"
+#include "harness/build/layouts.hpp"
 #include "harness/exec/cpu_list.hpp"
+#include "harness/exec/duet.hpp"
 #include "harness/exec/host.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
@@ -27,7 +29,8 @@ struct run_flags {
   std::vector<std::string> toggles, variants, benches, metrics;
   std::string baseline = "base";
   int max_rounds = 50, warmups = -1;
-  bool adaptive = false, fail_on_regression = false, resume = false, counts = false;
+  bool adaptive = false, fail_on_regression = false, resume = false, counts = false, duet = false;
+  int layouts = 0;
   std::string resume_id;
   std::string pin;
   measurement_flags measure;  // --rounds (default 10), --margin, --param, --simulate, --seed, --jobs
@@ -37,16 +40,14 @@ struct run_flags {
 // Checks that every arm's binaries are still the ones the experiment started with.
 void check_binaries_unchanged(const manifest& m, const run_plan& plan) {
   for (const auto& arm : plan.arms) {
-    std::string all;
     for (const auto& target : benchmark_programs(m)) {
       const auto it = arm.programs.find(target);
       if (!arm.programs.empty() && it == arm.programs.end()) continue;  // not built for this run
       const auto path = it != arm.programs.end() ? it->second : arm.bin / target;
       if (!std::filesystem::exists(path))
         throw usage_error(fmt::format("cannot resume: {} is gone — start a new run", path.string()));
-      all += target + "=" + sha256_file(path) + "\n";
     }
-    if (program_digest(sha256_hex(all), arm.env) != arm.binaries_digest)
+    if (programs_digest(m, arm) != arm.binaries_digest)
       throw usage_error(fmt::format("cannot resume: the binaries of {} changed since the experiment started (rebuilt?) — "
                                     "start a new run", arm.key));
   }
@@ -125,6 +126,19 @@ int run(const run_flags& f, const global_options& g) {
   if (f.counts && scenario) throw usage_error("--counts runs the benchmarks under Valgrind: leave out --simulate");
   if (f.counts) require_valgrind();
   if (f.adaptive && f.max_rounds < 10) throw usage_error("--max-rounds must be at least 10 with --adaptive (the sequence starts at 10)");
+  if (f.layouts == 1 || f.layouts < 0)
+    throw usage_error(fmt::format("--layouts {}: give at least 2 layouts per variant (5 is a good start), or leave it out", f.layouts));
+  if (f.layouts > 0 && f.adaptive)
+    throw usage_error("--layouts and --adaptive do not go together yet: the always-valid sequence is one-level — give --rounds");
+  if (f.duet && (f.toggles.empty() ? 0 : 1) + f.variants.size() != 1)
+    throw usage_error("--duet runs a baseline and one candidate side by side — give one candidate (--toggle … or one --variant)");
+  if (f.duet && !scenario) {
+    try {
+      (void)exec::choose_duet_cores(f.pin);  // fewer than two CPUs: say so before building anything
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(std::string(e.what()).substr(std::string(e.what()).rfind("error: ", 0) == 0 ? 7 : 0));
+    }
+  }
 
   const variant baseline = parse_variant_spec(f.baseline, m);
   std::vector<variant> candidates;
@@ -149,6 +163,10 @@ int run(const run_flags& f, const global_options& g) {
   plan.pin = f.pin;
   plan.monitor_metrics = f.metrics;
   plan.simulate = mm.simulate;
+  plan.layouts = f.layouts;
+  plan.duet = f.duet;
+  if (f.duet && !scenario && plan.warmups < 1)
+    throw usage_error("--duet checks in the warm-ups, run alone, that each benchmark uses one core — give --warmups 1 or more");
   if (!f.pin.empty() && exec::parse_cpu_list(f.pin).cpus.empty())
     throw usage_error(fmt::format("--pin {}: {} — e.g. --pin 1 or --pin 0,2-3", f.pin, exec::parse_cpu_list(f.pin).error));
 
@@ -169,8 +187,16 @@ int run(const run_flags& f, const global_options& g) {
   const experiment_context ctx = context_for(g);
   std::vector<variant> all{baseline};
   all.insert(all.end(), candidates.begin(), candidates.end());
-  for (size_t i = 0; scenario && i < all.size(); ++i)
-    plan.arms.push_back({all[i].key(m), all[i].levels, i == 0 ? "baseline" : "candidate", {}, {}, std::nullopt, {}, {}});
+  for (size_t i = 0; scenario && i < all.size(); ++i) {
+    const arm_plan arm{all[i].key(m), all[i].levels, i == 0 ? "baseline" : "candidate", {}, {}, std::nullopt, {}, {}};
+    if (f.layouts == 0) plan.arms.push_back(arm);
+    for (int k = 0; k < f.layouts; ++k) {  // simulated layouts: each arm's own draw of the layout effect
+      plan.arms.push_back(arm);
+      plan.arms.back().layout = k;
+      plan.arms.back().layout_seed = layout_seed(plan.seed, arm.key, k);
+    }
+  }
+  std::map<std::string, const build_outcome*> outcomes;  // by variant key, for --layouts
   std::map<std::string, recorded_build> builds;  // by build key: arms that differ only in env toggles share one
   for (size_t i = 0; !scenario && i < all.size(); ++i) {
     const std::string build_key = build_part(all[i], m).key(m);
@@ -197,9 +223,17 @@ int run(const run_flags& f, const global_options& g) {
                                   arm.key, plan.arms[0].key));
       continue;
     }
+    outcomes[arm.key] = &o;
     plan.arms.push_back(std::move(arm));
   }
-  if (plan.arms.size() < 2) {
+  if (!scenario && f.layouts > 0 && plan.arms.size() >= 2) {
+    // Each variant that is measured becomes K arms, one per seeded relink of its programs.
+    std::vector<arm_plan> arms;
+    for (const auto& arm : plan.arms)
+      for (auto& layout : layout_arms(m, plan, arm, *outcomes.at(arm.key), f.layouts, ctx)) arms.push_back(std::move(layout));
+    plan.arms = std::move(arms);
+  }
+  if (plan.arms.size() < 2 || variant_groups(plan).size() < 2) {
     if (g.json) {
       auto j = report::to_json(report::experiment_result{"", plan.arms[0].key, {}});  // nothing measured: experiment null
       j["notes"] = notes;
@@ -211,16 +245,26 @@ int run(const run_flags& f, const global_options& g) {
   }
   const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id, {{"counts", f.counts}});
   if (!g.quiet && !g.json)
-    fmt::print(stderr, "experiment {}: {} arms × {} benchmark(s), {} warm-up + {}{} rounds, seed {}\n", id, plan.arms.size(),
-               plan.benchmarks.size(), plan.warmups, f.adaptive ? "up to " : "", plan.rounds, plan.seed);
+    fmt::print(stderr, "experiment {}: {} arms{} × {} benchmark(s), {} warm-up + {}{} rounds, seed {}{}\n", id, plan.arms.size(),
+               plan.layouts > 0 ? fmt::format(" ({} variants × {} layouts)", plan.arms.size() / plan.layouts, plan.layouts) : "",
+               plan.benchmarks.size(), plan.warmups, f.adaptive ? "up to " : "", plan.rounds, plan.seed,
+               plan.duet ? " · duet: both arms at once, one core each" : "");
   if (f.counts)
     for (auto& warning : measure_counts(store, m, plan, id, ctx)) notes.push_back(std::move(warning));
   std::vector<sample_row> samples;
   process_source real(m, plan);
   std::optional<simulated_source> simulated;
   if (scenario) simulated.emplace(*scenario, plan);
-  const auto done = execute(store, m, plan, id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, ctx);
-  return finish(m, id, plan, samples, done, g, f.fail_on_regression, notes);
+  std::optional<execution> done;
+  try {
+    done = execute(store, m, plan, id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, ctx);
+  } catch (const user_error&) {
+    // A refusal found while measuring (a duet partner using several cores): the experiment cannot
+    // go on as planned, so it is marked failed rather than left for --resume to hit again.
+    store.set_experiment_status(id, db::experiment_status::failed, std::chrono::system_clock::now());
+    throw;
+  }
+  return finish(m, id, plan, samples, *done, g, f.fail_on_regression, notes);
 }
 
 }  // namespace
@@ -237,6 +281,9 @@ static const registrar reg(20, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--metric", f->metrics, "with --adaptive: the metrics that must be decisive (default: each total)");
   cmd->add_option("--warmups", f->warmups, "warm-up invocations per arm and benchmark (default: the manifest's, 1)");
   cmd->add_option("--pin", f->pin, "CPU list the benchmarks run on, e.g. 1 or 0,2-3");
+  cmd->add_option("--layouts", f->layouts,
+                  "link each variant K times with seeded code layouts; the verdict carries the layout variance (issue #16)");
+  cmd->add_flag("--duet", f->duet, "run baseline and candidate at the same time, one core each, swapped every round");
   cmd->add_flag("--fail-on-regression", f->fail_on_regression, "exit 1 when a metric is SLOWER");
   cmd->add_flag("--counts", f->counts, "also run each arm's benchmarks once under Valgrind: exact counts and a mechanism block per moved verdict");
   add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)",

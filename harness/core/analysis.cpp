@@ -12,6 +12,7 @@
 #include "harness/stats/confidence_sequence.hpp"
 #include "harness/stats/descriptive.hpp"
 #include "harness/stats/hodges_lehmann.hpp"
+#include "harness/stats/layouts.hpp"
 #include "harness/stats/multiple_testing.hpp"
 #include "harness/stats/paired_t.hpp"
 
@@ -57,11 +58,77 @@ void check_correctness(const run_plan& plan, const std::vector<sample_row>& samp
   }
 }
 
+bool all_positive(const std::vector<double>& xs) {
+  return std::all_of(xs.begin(), xs.end(), [](double x) { return x > 0 && std::isfinite(x); });
+}
+
+// The metric names `bench` reported in any of `arms`.
+std::set<std::string> reported_metrics(const sample_index& index, const std::string& bench, const std::vector<int>& arms) {
+  std::set<std::string> metrics;
+  for (const auto& [key, s] : index)
+    if (std::get<1>(key) == bench && std::find(arms.begin(), arms.end(), std::get<0>(key)) != arms.end())
+      for (const auto& [name, _] : s->metrics) metrics.insert(name);
+  return metrics;
+}
+
+verdict_row row_for(const run_plan& plan, int arm, const std::string& bench, const std::string& metric, int n,
+                    const std::vector<double>& base, const std::vector<double>& cand) {
+  verdict_row row;
+  row.arm = arm;
+  row.variant = plan.arms[arm].key;
+  row.baseline = plan.arms[0].key;
+  row.benchmark = bench;
+  row.metric = metric;
+  row.n = n;
+  row.baseline_median = stats::median(base);
+  row.candidate_median = stats::median(cand);
+  return row;
+}
+
+// With layouts (issue #16): the rounds in which every layout of both variants has a positive value
+// of `metric` are kept, and the two-level estimate compares the variants' layout means, so the
+// interval carries the variance between layouts (Kalibera & Jones 2013).
+void add_layout_rows(const run_plan& plan, const sample_index& index, const std::vector<int>& base_arms,
+                     const std::vector<int>& cand_arms, const std::string& bench, const analysis_options& options,
+                     std::vector<verdict_row>& rows) {
+  std::vector<int> arms = base_arms;
+  arms.insert(arms.end(), cand_arms.begin(), cand_arms.end());
+  std::set<int> rounds;
+  for (const auto& [key, _] : index)
+    if (std::get<1>(key) == bench) rounds.insert(std::get<2>(key));
+  for (const auto& metric : reported_metrics(index, bench, arms)) {
+    if (is_auxiliary_metric(metric)) continue;
+    auto value = [&](int arm, int round) -> double {
+      const auto it = index.find({arm, bench, round});
+      if (it == index.end()) return 0;
+      const auto m = it->second->metrics.find(metric);
+      return m == it->second->metrics.end() ? 0 : m->second;
+    };
+    std::vector<int> complete;
+    for (int r : rounds)
+      if (std::all_of(arms.begin(), arms.end(), [&](int a) { const double v = value(a, r); return v > 0 && std::isfinite(v); }))
+        complete.push_back(r);
+    if (complete.empty()) continue;
+    stats::layout_samples base(base_arms.size()), cand(cand_arms.size());
+    std::vector<double> all_base, all_cand;
+    for (int r : complete) {
+      for (size_t k = 0; k < base_arms.size(); ++k) all_base.push_back(base[k].emplace_back(value(base_arms[k], r)));
+      for (size_t k = 0; k < cand_arms.size(); ++k) all_cand.push_back(cand[k].emplace_back(value(cand_arms[k], r)));
+    }
+    verdict_row row = row_for(plan, cand_arms.front(), bench, metric, static_cast<int>(complete.size()), all_base, all_cand);
+    const stats::layout_estimate e = stats::two_level_log_ratio(cand, base, options.confidence);
+    row.primary = e.ratio;
+    row.layouts = layout_split{static_cast<int>(base_arms.size()), static_cast<int>(cand_arms.size()),
+                               e.layout_sd_baseline, e.layout_sd_candidate, e.within_sd, e.layout_share};
+    rows.push_back(std::move(row));
+  }
+}
+
 }  // namespace
 
 bool is_auxiliary_metric(const std::string& metric) {
   static const std::set<std::string> aux = {"user_s", "sys_s", "minflt", "majflt", "nvcsw", "nivcsw",
-                                            "instructions", "cycles", "cache_misses"};
+                                            "instructions", "cycles", "cache_misses", "threads"};
   const auto dot = metric.find('.');
   return aux.count(dot == std::string::npos ? metric : metric.substr(dot + 1)) > 0;
 }
@@ -99,14 +166,23 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
   }
   check_correctness(plan, samples, result.arms);
 
-  for (int arm = 1; arm < static_cast<int>(plan.arms.size()); ++arm) {
+  const auto groups = variant_groups(plan);
+  // A layout that computed a wrong result makes its whole variant INVALID.
+  for (const auto& group : groups)
+    for (int a : group)
+      if (!result.arms[a].invalid_reason.empty())
+        for (int other : group)
+          if (result.arms[other].invalid_reason.empty()) result.arms[other].invalid_reason = result.arms[a].invalid_reason;
+
+  for (size_t g = 1; g < groups.size(); ++g) {
     for (const auto& bench : plan.benchmarks) {
+      if (groups[g].size() > 1) {
+        add_layout_rows(plan, index, groups[0], groups[g], bench, options, result.rows);
+        continue;
+      }
+      const int arm = groups[g][0];
       // The metric names this benchmark reported, in the baseline or the candidate.
-      std::set<std::string> metrics;
-      for (const auto& [key, s] : index)
-        if (std::get<1>(key) == bench && (std::get<0>(key) == 0 || std::get<0>(key) == arm))
-          for (const auto& [name, _] : s->metrics) metrics.insert(name);
-      for (const auto& metric : metrics) {
+      for (const auto& metric : reported_metrics(index, bench, {0, arm})) {
         if (is_auxiliary_metric(metric)) continue;
         std::vector<double> base, cand;
         for (const auto& [key, s] : index) {
@@ -121,19 +197,9 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
         }
         if (cand.empty()) continue;
         // Phases that did not run (0 s, e.g. GPU phases on a CPU backend) have no log ratio.
-        const bool positive = std::all_of(cand.begin(), cand.end(), [](double x) { return x > 0 && std::isfinite(x); }) &&
-                              std::all_of(base.begin(), base.end(), [](double x) { return x > 0 && std::isfinite(x); });
-        if (!positive) continue;
+        if (!all_positive(cand) || !all_positive(base)) continue;
 
-        verdict_row row;
-        row.arm = arm;
-        row.variant = plan.arms[arm].key;
-        row.baseline = plan.arms[0].key;
-        row.benchmark = bench;
-        row.metric = metric;
-        row.n = static_cast<int>(cand.size());
-        row.baseline_median = stats::median(base);
-        row.candidate_median = stats::median(cand);
+        verdict_row row = row_for(plan, arm, bench, metric, static_cast<int>(cand.size()), base, cand);
         const auto d = stats::log_differences(cand, base);
         row.primary = plan.adaptive ? stats::msprt_interval(d, options.tau, options.alpha)
                                     : stats::one_sample_t(d, options.confidence);
@@ -198,21 +264,28 @@ reference_result compare_to_reference(const manifest& m, const run_plan& plan, c
   for (const auto& [metric, value] : m.reference->metrics) {
     const auto dot = metric.find('.');
     const std::string bench = metric.substr(0, dot);
-    for (int arm = 0; arm < static_cast<int>(plan.arms.size()); ++arm) {
+    for (const auto& group : variant_groups(plan)) {
+      // With layouts, each layout's mean is one unit: the interval carries the layout variance.
       std::vector<double> d, x;
-      for (const auto& s : samples) {
-        if (s.warmup || s.arm != arm || s.benchmark != bench || s.status != exec::sample_status::ok) continue;
-        const auto it = s.metrics.find(metric);
-        if (it == s.metrics.end() || !(it->second > 0)) continue;
-        x.push_back(it->second);
-        d.push_back(std::log(it->second) - std::log(value));
+      for (int arm : group) {
+        std::vector<double> logs;
+        for (const auto& s : samples) {
+          if (s.warmup || s.arm != arm || s.benchmark != bench || s.status != exec::sample_status::ok) continue;
+          const auto it = s.metrics.find(metric);
+          if (it == s.metrics.end() || !(it->second > 0)) continue;
+          x.push_back(it->second);
+          logs.push_back(std::log(it->second) - std::log(value));
+        }
+        if (group.size() == 1) d = logs;
+        else if (!logs.empty()) d.push_back(stats::mean(logs));
       }
       if (d.empty()) continue;
+      const int arm = group.front();
       reference_row row;
       row.metric = metric;
       row.reference = value;
       row.variant = plan.arms[arm].key;
-      row.n = static_cast<int>(d.size());
+      row.n = static_cast<int>(x.size());
       row.median = stats::median(x);
       row.estimate = stats::one_sample_t(d, options.confidence);
       row.verdict = stats::decide(row.estimate, plan.margin, metric_direction(metric)).value;

@@ -14,6 +14,15 @@
 
 namespace abtest {
 
+// With --layouts: how much of a difference is where the linker put the code (issue #16). Standard
+// deviations are on the ln scale (0.01 ≈ 1%).
+struct layout_split {
+  int layouts_baseline = 0, layouts_candidate = 0;
+  double sd_baseline = 0, sd_candidate = 0;  // of the layout effect
+  double within_sd = 0;                      // of one run within a layout
+  double share = 0;                          // the part of the estimate's variance from layouts, [0, 1]
+};
+
 struct verdict_row {
   int arm = 0;
   std::string variant;            // candidate key
@@ -28,6 +37,9 @@ struct verdict_row {
   stats::verdict verdict = stats::verdict::inconclusive;
   bool immaterial = false;
   std::string note;               // why INVALID, robust disagreement, too few rounds, ...
+  // Set with layouts: `arm` is then the candidate's first layout arm, `n` the rounds used, and
+  // `primary` the two-level estimate (layout means, Welch); there is no robust estimate.
+  std::optional<layout_split> layouts;
 };
 
 struct arm_health {

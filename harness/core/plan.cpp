@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 
 namespace abtest {
 
@@ -17,12 +18,13 @@ nlohmann::json run_plan::to_json() const {
       for (const auto& [t, p] : a.programs) j["programs"][t] = p.string();
     }
     if (!a.env.empty()) j["env"] = a.env;
+    if (a.layout >= 0) j["layout"] = {{"index", a.layout}, {"seed", a.layout_seed}};
     arms_json.push_back(std::move(j));
   }
   return {{"kind", kind},       {"arms", arms_json},         {"benchmarks", benchmarks}, {"params", params},
           {"rounds", rounds},   {"adaptive", adaptive},      {"min_rounds", min_rounds}, {"warmups", warmups},
           {"seed", seed},       {"margin", margin},          {"pin", pin},               {"simulate", simulate},
-          {"monitor_metrics", monitor_metrics}};
+          {"monitor_metrics", monitor_metrics}, {"layouts", layouts},      {"duet", duet}};
 }
 
 run_plan run_plan::from_json(const nlohmann::json& j) {
@@ -39,6 +41,10 @@ run_plan run_plan::from_json(const nlohmann::json& j) {
     if (a.contains("programs"))
       for (const auto& [t, p] : a["programs"].items()) arm.programs[t] = p.get<std::string>();
     if (a.contains("env")) arm.env = a["env"].get<std::map<std::string, std::string>>();
+    if (a.contains("layout")) {
+      arm.layout = a["layout"].at("index").get<int>();
+      arm.layout_seed = a["layout"].at("seed").get<std::uint64_t>();
+    }
     p.arms.push_back(std::move(arm));
   }
   p.benchmarks = j.at("benchmarks").get<std::vector<std::string>>();
@@ -52,6 +58,8 @@ run_plan run_plan::from_json(const nlohmann::json& j) {
   p.pin = j.value("pin", "");
   p.simulate = j.value("simulate", "");
   p.monitor_metrics = j.value("monitor_metrics", std::vector<std::string>{});
+  p.layouts = j.value("layouts", 0);
+  p.duet = j.value("duet", false);
   return p;
 }
 
@@ -67,6 +75,24 @@ std::vector<slot> round_slots(const run_plan& plan, int round, bool warmup) {
   std::shuffle(slots.begin(), slots.end(), rng);
   for (int i = 0; i < static_cast<int>(slots.size()); ++i) slots[i].position = i;
   return slots;
+}
+
+std::vector<std::vector<int>> variant_groups(const run_plan& plan) {
+  const int n = static_cast<int>(plan.arms.size());
+  const int per = plan.layouts >= 1 ? plan.layouts : 1;
+  std::vector<std::vector<int>> groups;
+  for (int a = 0; a < n; ++a) {
+    if (a % per == 0) groups.emplace_back();
+    groups.back().push_back(a);
+  }
+  return groups;
+}
+
+int duet_partner(const run_plan& plan, int arm) {
+  const int n = static_cast<int>(plan.arms.size());
+  const int per = plan.layouts >= 1 ? plan.layouts : 1;
+  if (n != 2 * per) throw std::invalid_argument("a duet compares exactly two variants (a baseline and one candidate)");
+  return arm < per ? arm + per : arm - per;
 }
 
 }  // namespace abtest

@@ -20,6 +20,10 @@ struct arm_plan {
   std::optional<int64_t> build_id;
   std::map<std::string, std::filesystem::path> programs;  // target → file, where the build put it
   std::map<std::string, std::string> env;         // from `env` toggles, for the benchmark processes
+  // With --layouts: which of the variant's K relinked layouts this arm runs (0-based) and the seed
+  // of its section order; −1 for the build's own link. Arms of one variant share `key`.
+  int layout = -1;
+  std::uint64_t layout_seed = 0;
 };
 
 struct run_plan {
@@ -36,6 +40,12 @@ struct run_plan {
   std::string pin;
   std::string simulate;                           // scenario file: replaces build + run by the model
   std::vector<std::string> monitor_metrics;       // adaptive: metrics that must all be decisive
+  // Layout randomization (issue #16): each variant runs as `layouts` arms, one per seeded link;
+  // arms[0 .. layouts-1] are the baseline's. 0: off (one arm per variant, the build's own link).
+  int layouts = 0;
+  // Duet (issue #16): the baseline's and the candidate's invocations of a benchmark run at the same
+  // time, each pinned to its own core, swapping cores every round. Exactly two variants.
+  bool duet = false;
 
   nlohmann::json to_json() const;
   static run_plan from_json(const nlohmann::json& j);
@@ -53,5 +63,13 @@ struct slot {
 // The randomized order of one round (RMIT): every (arm, benchmark) once, shuffled by a generator
 // seeded from (seed, round, warmup) so a resumed experiment replays exactly the same order.
 std::vector<slot> round_slots(const run_plan& plan, int round, bool warmup);
+
+// The arms of each variant, in plan order: [[0], [1], …] without layouts, [[0..K-1], [K..2K-1], …]
+// with K layouts. Groups are what verdicts compare: group 0 is the baseline.
+std::vector<std::vector<int>> variant_groups(const run_plan& plan);
+
+// The duet partner of each arm in a plan with two variants: arm i of the baseline runs beside arm i
+// of the candidate (layout k beside layout k). Throws std::invalid_argument otherwise.
+int duet_partner(const run_plan& plan, int arm);
 
 }  // namespace abtest

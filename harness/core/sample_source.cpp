@@ -1,11 +1,12 @@
-// The real sample source: expand the benchmark command for the arm and run it once.
+// The real sample source: expand the benchmark command for the arm and run it once (or two at once).
 #include "harness/core/sample_source.hpp"
 
-#include "harness/exec/executor.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/exec/duet.hpp"
 
 namespace abtest {
 
-exec::sample_outcome process_source::run(const arm_plan& arm, const benchmark_spec& bench, int, bool) {
+exec::benchmark_invocation process_source::invocation(const arm_plan& arm, const benchmark_spec& bench) const {
   exec::benchmark_invocation inv;
   inv.bench = bench.name;
   inv.format = bench.format;
@@ -16,7 +17,32 @@ exec::sample_outcome process_source::run(const arm_plan& arm, const benchmark_sp
   inv.timeout_s = bench.timeout_s;
   inv.pin = plan_.pin;
   inv.working_dir = m_.dir;
-  return exec::run_benchmark(inv);
+  inv.watch_threads = plan_.duet;
+  return inv;
+}
+
+exec::sample_outcome process_source::run(const arm_plan& arm, const benchmark_spec& bench, int, bool warmup) {
+  exec::sample_outcome o = exec::run_benchmark(invocation(arm, bench));
+  // A duet's warm-ups run alone and unpinned, so a benchmark that spreads over several cores shows
+  // it here (pinned to one core in the duet it could not, and would compete with itself instead).
+  if (plan_.duet && warmup && o.status == exec::sample_status::ok)
+    if (const std::string why = exec::multithreaded_reason(o, bench.name); !why.empty()) throw usage_error(why);
+  return o;
+}
+
+std::pair<exec::sample_outcome, exec::sample_outcome> process_source::run_pair(const arm_plan& a, const arm_plan& b,
+                                                                               const benchmark_spec& bench, int round, bool) {
+  exec::duet_cores cores;
+  try {
+    cores = exec::choose_duet_cores(plan_.pin);
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
+  }
+  exec::duet_pair p = exec::run_duet(invocation(a, bench), invocation(b, bench), cores, round);
+  p.a.context["duet"] = {{"cpu", p.cpu_a}, {"overlap_s", p.overlap_s}};
+  p.b.context["duet"] = {{"cpu", p.cpu_b}, {"overlap_s", p.overlap_s}};
+  return {std::move(p.a), std::move(p.b)};
 }
 
 }  // namespace abtest

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
@@ -83,8 +84,20 @@ schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_sou
   int slot_index = 0, ran = 0;
   double spent_s = 0;
 
+  auto report = [&](const slot& s, int round, bool warmup) {
+    const double eta = spent_s / ran * (total_slots - slot_index);
+    hooks.progress(fmt::format("{} {}/{} · {} · {} · {}/{} · ETA {}", warmup ? "warm-up" : "round", round,
+                               warmup ? plan.warmups : plan.rounds, plan.arms[s.arm].key, s.benchmark, slot_index,
+                               total_slots, format_eta(eta)));
+  };
+  auto keep = [&](const slot& s, const exec::sample_outcome& outcome) {
+    hooks.record(s, outcome);
+    samples.push_back(to_row(s, outcome));
+    done.insert({s.arm, s.benchmark, s.round, s.warmup});
+  };
   auto run_round = [&](int round, bool warmup) -> bool {
-    for (const auto& s : round_slots(plan, round, warmup)) {
+    const auto slots = round_slots(plan, round, warmup);
+    for (const auto& s : slots) {
       ++slot_index;
       if (done.count({s.arm, s.benchmark, s.round, s.warmup})) continue;
       if (hooks.should_stop()) {
@@ -95,16 +108,26 @@ schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_sou
       if (!bench && plan.simulate.empty()) throw std::runtime_error("benchmark " + s.benchmark + " vanished from the manifest");
       static const benchmark_spec simulated;
       const auto t0 = std::chrono::steady_clock::now();
+      if (plan.duet && !warmup) {
+        // The partner runs beside this slot's arm, at the same moment; its own slot then finds it done.
+        // Warm-ups run one at a time and unpinned: the source checks there that each uses one core.
+        const int partner = duet_partner(plan, s.arm);
+        const auto other = std::find_if(slots.begin(), slots.end(),
+                                        [&](const slot& o) { return o.arm == partner && o.benchmark == s.benchmark; });
+        auto [mine, theirs] = source.run_pair(plan.arms[s.arm], plan.arms[partner], bench ? *bench : simulated, round, warmup);
+        spent_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        ran += 2;
+        keep(s, mine);
+        // Resumed after a kill between the two records: the pair ran again, the stored one stays.
+        if (!done.count({other->arm, other->benchmark, other->round, other->warmup})) keep(*other, theirs);
+        report(s, round, warmup);
+        continue;
+      }
       exec::sample_outcome outcome = source.run(plan.arms[s.arm], bench ? *bench : simulated, round, warmup);
       spent_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       ++ran;
-      hooks.record(s, outcome);
-      samples.push_back(to_row(s, outcome));
-      done.insert({s.arm, s.benchmark, s.round, s.warmup});
-      const double eta = spent_s / ran * (total_slots - slot_index);
-      hooks.progress(fmt::format("{} {}/{} · {} · {} · {}/{} · ETA {}", warmup ? "warm-up" : "round", round,
-                                 warmup ? plan.warmups : plan.rounds, plan.arms[s.arm].key, s.benchmark, slot_index,
-                                 total_slots, format_eta(eta)));
+      keep(s, outcome);
+      report(s, round, warmup);
     }
     return true;
   };

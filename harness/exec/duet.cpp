@@ -57,6 +57,10 @@ std::string multithreaded_reason(const sample_outcome& s, const std::string& ben
     const auto it = s.metrics.find(bench + "." + name);
     return it == s.metrics.end() ? -1.0 : it->second;
   };
+  if (const double threads = value("threads"); threads > 1)
+    return fmt::format("{} ran {:.0f} threads at once, so --duet would compare it with its own partner's load — run "
+                       "it without --duet, or limit it to one thread",
+                       bench, threads);
   const double wall = value("wall_s"), user = value("user_s"), sys = value("sys_s");
   if (wall <= 0 || user < 0 || sys < 0) return {};
   if (user + sys <= slack * wall) return {};

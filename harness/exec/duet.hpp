@@ -35,9 +35,10 @@ struct duet_pair {
 // other way round in odd ones; waits for both. Each invocation's own `pin` is replaced.
 duet_pair run_duet(benchmark_invocation a, benchmark_invocation b, const duet_cores& cores, int round);
 
-// A sample whose CPU time exceeds its wall time by more than `slack` used more than one core: a
-// duet cannot compare it fairly. Returns the reason, empty when the sample looks single-threaded
-// (or has no process metrics to tell).
+// A sample that ran more than one thread (`<bench>.threads`, from watch_threads) or whose CPU time
+// exceeds its wall time by more than `slack` used more than one core: a duet cannot compare it
+// fairly. Returns the reason, empty when the sample looks single-threaded (or has no process
+// metrics to tell).
 std::string multithreaded_reason(const sample_outcome& s, const std::string& bench, double slack = 1.15);
 
 }  // namespace abtest::exec

@@ -31,6 +31,7 @@ void add_process_metrics(sample_outcome& s, const std::string& bench, const proc
   add("majflt", r.usage.majflt);
   add("nvcsw", r.usage.nvcsw);
   add("nivcsw", r.usage.nivcsw);
+  if (r.usage.max_threads > 0) add("threads", r.usage.max_threads);
   for (const auto& [name, value] : r.counters) add(name, value);
 }
 
@@ -46,6 +47,7 @@ sample_outcome run_benchmark(const benchmark_invocation& inv) {
   options.timeout_s = inv.timeout_s;
   options.stdout_limit = inv.stdout_limit;
   options.hardware_counters = inv.hardware_counters;
+  options.watch_threads = inv.watch_threads;
   const process_result r = run_process(options);
 
   sample_outcome s;

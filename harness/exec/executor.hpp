@@ -23,6 +23,7 @@ struct benchmark_invocation {
   std::filesystem::path working_dir;         // empty: the harness's current directory
   std::size_t stdout_limit = 64u << 20;      // bytes of stdout kept for the parser
   bool hardware_counters = true;
+  bool watch_threads = false;                // record `<bench>.threads`, the most threads seen (process_options)
   std::vector<int> ok_exit_codes{0};         // exit codes that mean "ran" (a program may exit with a count)
 };
 

@@ -10,7 +10,9 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 #include <fmt/format.h>
 
@@ -50,6 +52,16 @@ int poll_timeout_ms(steady::time_point now, std::optional<steady::time_point> un
   if (!has_pidfd && (wait.count() < 0 || wait > no_pidfd_period)) wait = no_pidfd_period;
   return static_cast<int>(wait.count());
 }
+// "Threads:" of /proc/<pid>/status; 0 when it cannot be read (the process is gone).
+int thread_count(pid_t pid) {
+  std::ifstream status(fmt::format("/proc/{}/status", pid));
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Threads:", 0) == 0) return std::atoi(line.c_str() + 8);
+  return 0;
+}
+
+constexpr std::chrono::milliseconds thread_watch_period{10};
+
 }  // namespace
 
 process_result run_process(const process_options& options) {
@@ -120,7 +132,12 @@ process_result run_process(const process_options& options) {
     }
     std::optional<steady::time_point> until =
         exited_at ? drain_until : (kill_at ? kill_at : (result.timed_out ? std::nullopt : deadline));
-    const int ready = ::poll(fds.data(), nfds, poll_timeout_ms(now, until, has_pidfd || exited_at.has_value()));
+    int timeout_ms = poll_timeout_ms(now, until, has_pidfd || exited_at.has_value());
+    if (options.watch_threads && !exited_at) {
+      result.usage.max_threads = std::max(result.usage.max_threads, thread_count(child->pid()));
+      if (timeout_ms < 0 || timeout_ms > thread_watch_period.count()) timeout_ms = static_cast<int>(thread_watch_period.count());
+    }
+    const int ready = ::poll(fds.data(), nfds, timeout_ms);
     if (ready < 0 && errno != EINTR) {
       result.error = fmt::format("poll: {} — the sample was abandoned and its processes killed", std::strerror(errno));
       child->signal_group(SIGKILL);

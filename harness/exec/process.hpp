@@ -22,6 +22,10 @@ struct process_options {
   std::size_t stderr_limit = 1u << 20;         // keep the first this-many bytes of stderr
   std::size_t tail_limit = 8u << 10;           // and the last this-many bytes of each stream
   bool hardware_counters = true;               // perf_event_open on the child when permitted
+  // Reads the child's thread count from /proc every 10 ms while it runs (resource_usage::
+  // max_threads): how a duet tells a benchmark that runs several threads, which CPU time alone
+  // cannot when the threads share a busy core. Threads that live under 10 ms may be missed.
+  bool watch_threads = false;
 };
 
 // One output stream: its first `*_limit` bytes, its last `tail_limit` bytes, and whether the
@@ -38,6 +42,7 @@ struct captured_stream {
 struct resource_usage {
   double wall_s = 0, user_s = 0, sys_s = 0, maxrss_mib = 0;
   double minflt = 0, majflt = 0, nvcsw = 0, nivcsw = 0;
+  int max_threads = 0;  // with watch_threads: the most threads the child had at once; 0: not watched
 };
 
 struct process_result {

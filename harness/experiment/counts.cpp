@@ -47,10 +47,14 @@ std::vector<std::string> measure_counts(db::results_store& store, const manifest
   std::map<std::pair<int, std::string>, bool> stored;
   for (const auto& c : store.list_counts(id)) stored[{c.arm_idx, c.benchmark}] = c.counts.has_value();
   const auto benches = counted_benchmarks(m, plan);
-  const std::size_t total = plan.arms.size() * benches.size();
+  // One count per variant: with --layouts, its first layout stands for all (the instructions do
+  // not depend on where the code is; simulated misses may, a little).
+  std::vector<int> counted;
+  for (const auto& group : variant_groups(plan)) counted.push_back(group.front());
+  const std::size_t total = counted.size() * benches.size();
   std::size_t done = 0;
   std::vector<std::string> failures;
-  for (int arm = 0; arm < static_cast<int>(plan.arms.size()); ++arm) {
+  for (const int arm : counted) {
     for (const benchmark_spec* bench : benches) {
       ++done;
       if (stored[{arm, bench->name}]) continue;
@@ -88,7 +92,9 @@ void add_count_verdicts(analysis_result& analysis, const run_plan& plan, const s
   std::map<std::pair<int, std::string>, counts::count_set> ok;
   for (const auto& c : counts)
     if (c.counts) ok.emplace(std::pair{c.arm_idx, c.benchmark}, counts::count_set_from_json(*c.counts));
-  for (int arm = 1; arm < static_cast<int>(plan.arms.size()); ++arm) {
+  const auto groups = variant_groups(plan);
+  for (std::size_t g = 1; g < groups.size(); ++g) {
+    const int arm = groups[g].front();
     for (const auto& bench : plan.benchmarks) {
       const auto base = ok.find({0, bench}), cand = ok.find({arm, bench});
       if (base == ok.end() || cand == ok.end()) continue;

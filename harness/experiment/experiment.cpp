@@ -10,10 +10,13 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "db/ids.hpp"
 #include "db/transaction.hpp"
+#include "harness/build/layouts.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/sha256.hpp"
 #include "harness/exec/host.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/progress.hpp"
@@ -91,6 +94,52 @@ arm_plan arm_for(const manifest& m, const variant& v, const recorded_build& b, s
   for (const auto& [target, bin] : o.binaries) a.programs[target] = bin.path;
   a.binaries_digest = program_digest(o.binaries_digest, a.env);
   return a;
+}
+
+std::string programs_digest(const manifest& m, const arm_plan& arm) {
+  std::string all;
+  for (const auto& target : benchmark_programs(m))
+    if (const auto it = arm.programs.find(target); it != arm.programs.end())
+      all += target + "=" + sha256_file(it->second) + "\n";
+  return program_digest(all.empty() ? std::string{} : sha256_hex(all), arm.env);
+}
+
+std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const arm_plan& arm, const build_outcome& o,
+                                  int k, const experiment_context& ctx) {
+  std::vector<std::uint64_t> seeds;
+  for (int i = 0; i < k; ++i) seeds.push_back(layout_seed(plan.seed, arm.key, i));
+  std::set<std::string> targets;
+  for (const auto& name : plan.benchmarks)
+    if (const benchmark_spec* b = m.find_benchmark(name))
+      for (const auto& t : benchmark_programs(m, *b))
+        if (arm.programs.count(t)) targets.insert(t);
+  if (targets.empty())
+    throw usage_error(fmt::format("--layouts relinks the benchmarks' programs, and no benchmark of this run names one as "
+                                  "{{bin}}/NAME — write the program that way in the manifest's command"));
+  std::vector<arm_plan> arms(k, arm);
+  double link_s = 0;
+  for (const auto& target : targets) {
+    std::vector<layout_link> links;
+    try {
+      links = relink_layouts({o.dir, target, o.dir / "layouts" / fmt::format("{:015x}", seeds.front())}, seeds);
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
+    }
+    for (const auto& l : links) {
+      arms[l.index].programs[target] = l.program;
+      link_s += l.link_s;
+    }
+  }
+  for (int i = 0; i < k; ++i) {
+    arms[i].layout = i;
+    arms[i].layout_seed = seeds[i];
+    arms[i].binaries_digest = programs_digest(m, arms[i]);
+  }
+  ctx.report(progress::kind::build_done,
+             fmt::format("  linked {} layouts of {} ({} program{}) in {:.1f} s", k, arm.key, targets.size(),
+                         targets.size() == 1 ? "" : "s", link_s));
+  return arms;
 }
 
 nlohmann::json build_details(const manifest& m, const build_outcome& o) {

@@ -46,6 +46,19 @@ std::optional<double> last_build_seconds(db::results_store& store, const std::st
 // environment of its `env` toggles, and the digest that makes two arms the same program.
 arm_plan arm_for(const manifest& m, const variant& v, const recorded_build& b, std::string role = {});
 
+// The digest of the programs an arm runs, as the build computes it over its binaries: each of the
+// manifest's benchmark programs the arm has, `target=sha256`, then the arm's env (program_digest).
+std::string programs_digest(const manifest& m, const arm_plan& arm);
+
+// Layout randomization (issue #16): `arm` (built by `o`) linked again `k` times with seeded section
+// orders (harness/build/layouts.hpp) — only the link repeats — as `k` arms of the same key whose
+// programs are the relinked ones, each with its layout index and seed (from plan.seed and the key)
+// and its own digest. The programs go to <build folder>/layouts/<seed of layout 0>/<k>/, so a resumed
+// experiment finds them. Reports the links to `ctx`; throws user_error (exit 2) with what to do
+// when the build cannot be relinked (no lld, not Ninja, no link step).
+std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const arm_plan& arm, const build_outcome& o,
+                                  int k, const experiment_context& ctx);
+
 // The build record's `details` (system, tool, {bin}, patches, compiled sources, notes) and the
 // one-line summary of what a build cost ("built 12.3 s, 2 compiled, 31 from the cache, 2 linked").
 nlohmann::json build_details(const manifest& m, const build_outcome& o);

@@ -94,13 +94,20 @@ std::string terminal_report(const report_input& in) {
   out += fmt::format("experiment {} · {} rounds{} · seed {} · margin {:.1f}%\n", in.experiment_id, in.rounds_done,
                      in.stopped_early ? " (adaptive: stopped when decisive)" : in.interrupted ? " (interrupted: resume with --resume)" : "",
                      plan.seed, plan.margin * 100);
-  for (size_t a = 1; a < plan.arms.size(); ++a) {
-    const auto& h = in.analysis.arms[a];
-    if (!h.invalid_reason.empty()) out += fmt::format("  {} is INVALID: {}\n", plan.arms[a].key, h.invalid_reason);
+  const auto groups = variant_groups(plan);
+  if (plan.layouts > 0)
+    out += fmt::format("  {} layouts per variant: each interval holds the variance between layouts (the `layout` line: its share)\n",
+                       plan.layouts);
+  if (plan.duet) out += "  duet: baseline and candidate ran at the same time, one core each, swapped every round\n";
+  for (size_t g = 1; g < groups.size(); ++g) {
+    const auto& h = in.analysis.arms[groups[g][0]];
+    if (!h.invalid_reason.empty()) out += fmt::format("  {} is INVALID: {}\n", plan.arms[groups[g][0]].key, h.invalid_reason);
   }
   for (size_t a = 0; a < plan.arms.size(); ++a) {
     const auto& h = in.analysis.arms[a];
-    if (h.failed > 0) out += fmt::format("  {}: {} failed invocation(s), first: {}\n", plan.arms[a].key, h.failed, h.first_error);
+    const std::string layout = plan.arms[a].layout >= 0 ? fmt::format(" (layout {})", plan.arms[a].layout) : "";
+    if (h.failed > 0)
+      out += fmt::format("  {}{}: {} failed invocation(s), first: {}\n", plan.arms[a].key, layout, h.failed, h.first_error);
   }
   for (const auto& bench : plan.benchmarks) {
     std::vector<const verdict_row*> rows;
@@ -116,7 +123,7 @@ std::string terminal_report(const report_input& in) {
                        "95% CI", "verdict");
     int last_arm = -1;
     for (const auto* r : rows) {
-      if (r->arm != last_arm && plan.arms.size() > 2) out += fmt::format("  {} vs {}\n", r->variant, r->baseline);
+      if (r->arm != last_arm && groups.size() > 2) out += fmt::format("  {} vs {}\n", r->variant, r->baseline);
       last_arm = r->arm;
       const bool phase = metric_rank(r->metric) == 1 &&
                          std::any_of(rows.begin(), rows.end(), [&](const verdict_row* t) { return t->arm == r->arm && metric_rank(t->metric) == 0; });
@@ -124,6 +131,10 @@ std::string terminal_report(const report_input& in) {
       const std::string ci = r->primary.has_ci ? fmt::format("[{:.3f}, {:.3f}]", r->primary.ratio_low(), r->primary.ratio_high()) : "—";
       out += fmt::format("  {:<34} {:>12} {:>12} {:>7.3f}×  {:<19} {}\n", name, format_value(r->metric, r->baseline_median),
                          format_value(r->metric, r->candidate_median), r->primary.ratio(), ci, verdict_label(*r));
+      if (r->layouts)
+        out += fmt::format("  {:<34} layout: {:.0f}% of the variance · layout sd {:.2f}% / {:.2f}% · run sd {:.2f}%\n", "",
+                           r->layouts->share * 100, r->layouts->sd_baseline * 100, r->layouts->sd_candidate * 100,
+                           r->layouts->within_sd * 100);
       if (!r->note.empty() && r->verdict != stats::verdict::invalid) out += fmt::format("  {:<34} note: {}\n", "", r->note);
     }
   }
@@ -174,15 +185,23 @@ db::verdict_record to_record(const verdict_row& r, const std::string& experiment
 nlohmann::json json_report(const report_input& in) {
   report::experiment_result result{in.experiment_id, in.plan.arms.empty() ? "" : in.plan.arms[0].key, records_of(in)};
   if (in.counts) result.mechanisms = report::find_mechanisms(arm_keys(in.plan), result.verdicts, *in.counts);
+  nlohmann::json out = report::to_json(result);
+  for (size_t i = 0; i < in.analysis.rows.size(); ++i)  // records_of keeps the rows' order
+    if (const auto& l = in.analysis.rows[i].layouts)
+      out["verdicts"][i]["layouts"] = {{"baseline", l->layouts_baseline}, {"candidate", l->layouts_candidate},
+                                       {"sd_baseline", l->sd_baseline},    {"sd_candidate", l->sd_candidate},
+                                       {"within_sd", l->within_sd},        {"share", l->share}};
   nlohmann::json arms = nlohmann::json::array();
   for (size_t a = 0; a < in.plan.arms.size(); ++a) {
     const auto& h = in.analysis.arms[a];
     nlohmann::json j = {{"variant", in.plan.arms[a].key}, {"ok", h.ok}, {"failed", h.failed}, {"backend", h.backend}};
     if (!h.invalid_reason.empty()) j["invalid"] = h.invalid_reason;
     if (!h.first_error.empty()) j["first_error"] = h.first_error;
+    if (in.plan.arms[a].layout >= 0) j["layout"] = {{"index", in.plan.arms[a].layout}, {"seed", in.plan.arms[a].layout_seed}};
     arms.push_back(std::move(j));
   }
-  nlohmann::json out = report::to_json(result);
+  if (in.plan.layouts > 0) out["layouts"] = in.plan.layouts;
+  out["duet"] = in.plan.duet;
   out["rounds"] = in.rounds_done;
   out["stopped_early"] = in.stopped_early;
   out["interrupted"] = in.interrupted;

@@ -43,19 +43,57 @@ manifest manifest_from_scenario(const search::scenario& s, const std::filesystem
   return m;
 }
 
-exec::sample_outcome simulated_source::run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) {
-  const std::string key = std::to_string(s_.seed) + "/" + std::to_string(plan_.seed) + "/" + arm.key + "/" + bench.name + "/" +
-                          std::to_string(round) + (warmup ? "w" : "");
-  const std::string h = sha256_hex(key);
-  std::mt19937_64 rng(std::stoull(h.substr(0, 16), nullptr, 16));
+namespace {
+
+std::mt19937_64 seeded(const std::string& key) {
+  return std::mt19937_64(std::stoull(sha256_hex(key).substr(0, 16), nullptr, 16));
+}
+
+double normal(std::mt19937_64& rng, double cv) {
+  return cv > 0.0 ? std::normal_distribution<double>(0.0, std::log1p(cv))(rng) : 0.0;
+}
+
+}  // namespace
+
+exec::sample_outcome simulated_source::draw(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup,
+                                            const std::string& moment) const {
+  const std::string seeds = std::to_string(s_.seed) + "/" + std::to_string(plan_.seed) + "/";
+  const std::string when = "/" + bench.name + "/" + std::to_string(round) + (warmup ? "w" : "");
+  // Sample keys are those of the arm's own runs without layouts, so a scenario without layout_cv
+  // or shared_noise_cv draws exactly what it always drew.
+  const std::string arm_id = arm.key + (arm.layout >= 0 ? "#" + std::to_string(arm.layout) : "");
+  std::mt19937_64 rng = seeded(seeds + arm_id + when);
   exec::sample_outcome o;
   o.status = exec::sample_status::ok;
   o.backend = "simulated";
   o.started_at_unix = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  for (const auto& [metric, _] : s_.metrics)
-    if (metric.compare(0, bench.name.size() + 1, bench.name + ".") == 0)
-      o.metrics[metric] = search::simulate(s_, arm.levels, metric, round, rng);
+  for (const auto& [metric, model] : s_.metrics) {
+    if (metric.compare(0, bench.name.size() + 1, bench.name + ".") != 0) continue;
+    double value = search::simulate(s_, arm.levels, metric, round, rng);
+    if (model.layout_cv > 0.0) {
+      // The layout a build got: fixed for the variant's own link, and per seed for relinked ones.
+      std::mt19937_64 layout = seeded(std::to_string(s_.seed) + "/layout/" + arm.key + "/" +
+                                      (arm.layout >= 0 ? std::to_string(arm.layout_seed) : "own") + "/" + metric);
+      value *= std::exp(normal(layout, model.layout_cv));
+    }
+    if (model.shared_noise_cv > 0.0) {
+      std::mt19937_64 now = seeded(seeds + "moment/" + moment + when + "/" + metric);
+      value *= std::exp(normal(now, model.shared_noise_cv));
+    }
+    o.metrics[metric] = value;
+  }
   return o;
+}
+
+exec::sample_outcome simulated_source::run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) {
+  return draw(arm, bench, round, warmup, arm.key + "#" + std::to_string(arm.layout));
+}
+
+std::pair<exec::sample_outcome, exec::sample_outcome> simulated_source::run_pair(const arm_plan& a, const arm_plan& b,
+                                                                                 const benchmark_spec& bench, int round,
+                                                                                 bool warmup) {
+  const std::string pair = "duet/" + std::to_string(std::min(a.layout, b.layout));
+  return {draw(a, bench, round, warmup, pair), draw(b, bench, round, warmup, pair)};
 }
 
 }  // namespace abtest

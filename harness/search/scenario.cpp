@@ -105,7 +105,7 @@ scenario_effect parse_effect(const std::string& key, double value, const std::ve
 
 metric_model parse_metric(const std::string& name, const json& j, const std::vector<toggle_spec>& toggles) {
   const std::string where = "metrics." + name;
-  allow_keys(j, {"base", "noise_cv", "effects", "outliers", "drift_per_round"}, where);
+  allow_keys(j, {"base", "noise_cv", "effects", "outliers", "drift_per_round", "layout_cv", "shared_noise_cv"}, where);
   metric_model m;
   if (!j.contains("base")) fail(where + " has no 'base'", "add \"base\": <value of the all-off variant>");
   m.base = number(j, "base", 0.0, where);
@@ -114,6 +114,10 @@ metric_model parse_metric(const std::string& name, const json& j, const std::vec
   if (!(m.noise_cv >= 0.0)) fail(where + ".noise_cv is negative", "use 0 for no noise or e.g. 0.02");
   m.drift_per_round = number(j, "drift_per_round", 0.0, where);
   if (!(m.drift_per_round > -1.0)) fail(where + ".drift_per_round must exceed −1", "give a relative drift, e.g. 0.001");
+  m.layout_cv = number(j, "layout_cv", 0.0, where);
+  if (!(m.layout_cv >= 0.0)) fail(where + ".layout_cv is negative", "use 0 for no layout effect or e.g. 0.03");
+  m.shared_noise_cv = number(j, "shared_noise_cv", 0.0, where);
+  if (!(m.shared_noise_cv >= 0.0)) fail(where + ".shared_noise_cv is negative", "use 0 or e.g. 0.04");
   if (j.contains("effects")) {
     if (!j["effects"].is_object()) fail(where + ".effects is not an object", "write {\"B1\": 0.064, ...}");
     for (const auto& [key, value] : j["effects"].items()) {

@@ -27,6 +27,12 @@ struct metric_model {
   double outlier_rate = 0.0;  // probability that a sample is an outlier …
   double outlier_scale = 1.0; // … whose value is multiplied by this
   double drift_per_round = 0.0;  // relative change per round: log(value) += round · ln(1 + drift)
+  // Issue #16. Where the linker put the code: each build (and each relinked layout) of a variant is
+  // off by its own fixed N(0, ln(1 + layout_cv)²), drawn once per (variant, layout).
+  double layout_cv = 0.0;
+  // The moment's disturbance (other tenants, frequency): N(0, ln(1 + shared_noise_cv)²) drawn anew
+  // for each invocation run alone, and once for the two invocations of a duet, which share it.
+  double shared_noise_cv = 0.0;
 };
 
 struct scenario {

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Measures what --layouts and --duet (issue #16) do on real programs here, with the commands
+# printed beside each figure:
+#   1. duet: the CI half-width of `synth` (one thread) with --duet against the sequential RMIT
+#      run at the same wall time (a duet round runs the two invocations side by side, so it gets
+#      twice the rounds), P pairs of runs taken alternately so the host's load hits both alike;
+#   2. layouts: on the planted fixture's LAYOUT toggle (the hot loop moved 48 bytes, nothing else),
+#      how often a plain run calls planted.total_s SLOWER/FASTER and how often with --layouts,
+#      over N seeded runs each;
+#   3. what each adds to a run's wall time.
+#
+# Usage: scripts/bench-layouts-duet.sh [--pairs P] [--runs N] [--skip-duet] [--skip-layouts]
+# Env: ABTEST_BIN (default build/ci/harness/abtest), OUT (default a temporary folder; kept).
+# Needs python3, lld; builds base and A2 of the pipeline (tiny preset) and the planted fixture.
+set -euo pipefail
+root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+abtest="${ABTEST_BIN:-$root/build/ci/harness/abtest}"
+pairs=3 runs=10 duet=1 layouts=1
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --pairs) pairs="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --skip-duet) duet=0; shift ;;
+    --skip-layouts) layouts=0; shift ;;
+    *) echo "usage: $0 [--pairs P] [--runs N] [--skip-duet] [--skip-layouts]" >&2; exit 2 ;;
+  esac
+done
+[[ -x "$abtest" ]] || { echo "error: no abtest at $abtest — build it (cmake --build --preset ci) or set ABTEST_BIN" >&2; exit 2; }
+out="${OUT:-$(mktemp -d /tmp/abtest-layouts-duet.XXXXXX)}"
+mkdir -p "$out"
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
+
+# One run: prints "<wall s> <ratio> <ci_low> <ci_high> <verdict>" of METRIC for VARIANT, the JSON kept.
+measure() {
+  local name="$1" variant="$2" metric="$3"; shift 3
+  local start end
+  start=$(date +%s.%N)
+  "$@" --json > "$out/$name.json" 2> "$out/$name.err" || true
+  end=$(date +%s.%N)
+  python3 - "$out/$name.json" "$variant" "$metric" "$start" "$end" <<'PY'
+import json, sys
+path, variant, metric, start, end = sys.argv[1:]
+try:
+    doc = json.load(open(path))
+except Exception as e:
+    print(f"{float(end) - float(start):.1f} nan nan nan error:{e}")
+    sys.exit(0)
+rows = [v for v in doc.get("verdicts", []) if v.get("variant") == variant and v.get("metric") == metric]
+v = rows[0] if rows else {}
+nan = float("nan")
+get = lambda k: v.get(k) if v.get(k) is not None else nan
+print(f"{float(end) - float(start):.1f} {get('ratio'):.4f} {get('ci_low'):.4f} {get('ci_high'):.4f} {v.get('verdict', 'none')}")
+PY
+}
+
+echo "# bench-layouts-duet $(date -u +%FT%TZ) · $(nproc) CPUs · load $(cut -d' ' -f1-3 /proc/loadavg) · out $out"
+
+if [[ $duet == 1 ]]; then
+  cd "$root"
+  echo "## duet vs sequential: synth, A2 against base, preset tiny"
+  "$abtest" build --toggle A2 --bench synth -q >/dev/null
+  "$abtest" build --bench synth -q >/dev/null
+  printf "%-10s %4s %8s %8s %19s %8s %s\n" run pair wall_s ratio ci half_width verdict
+  for ((p = 1; p <= pairs; ++p)); do
+    for mode in sequential duet; do
+      if [[ $mode == sequential ]]; then rounds=10 extra=(); else rounds=20 extra=(--duet); fi
+      read -r wall ratio lo hi verdict < <(measure "$mode-$p" A2 synth.synthesis_s "$abtest" run --toggle A2 --bench synth \
+        --param preset=tiny --rounds "$rounds" --seed "$p" "${extra[@]}")
+      half=$(python3 -c "import math; print(f'{(math.log($hi) - math.log($lo)) / 2:.5f}')")
+      echo "$mode $p $wall $ratio $lo $hi $half $verdict" >> "$out/duet.tsv"
+      printf "%-10s %4s %8s %8s  [%7s, %7s] %8s %s\n" "$mode" "$p" "$wall" "$ratio" "$lo" "$hi" "$half" "$verdict"
+    done
+  done
+  python3 - "$out/duet.tsv" <<'PY'
+import sys, statistics as st
+rows = [l.split() for l in open(sys.argv[1])]
+h = {m: [float(r[6]) for r in rows if r[0] == m] for m in ("sequential", "duet")}
+w = {m: [float(r[2]) for r in rows if r[0] == m] for m in ("sequential", "duet")}
+print(f"mean half-width (ln): sequential {st.mean(h['sequential']):.5f}, duet {st.mean(h['duet']):.5f}; "
+      f"ratio duet/sequential {st.mean(h['duet']) / st.mean(h['sequential']):.3f} (goal <= 0.5)")
+print(f"mean wall s: sequential {st.mean(w['sequential']):.1f} (10 rounds), duet {st.mean(w['duet']):.1f} (20 rounds)")
+PY
+  echo "command: $abtest run --toggle A2 --bench synth --param preset=tiny --rounds 10 | --rounds 20 --duet"
+fi
+
+if [[ $layouts == 1 ]]; then
+  echo "## layouts: planted fixture, LAYOUT (hot loop moved 48 bytes), planted.total_s"
+  fixture="$out/planted"
+  rm -rf "$fixture"
+  cp -r "$root/tests/fixtures/planted" "$fixture"
+  rm -rf "$fixture/.abtest"
+  cd "$fixture"
+  "$abtest" build --toggle LAYOUT -q >/dev/null
+  "$abtest" build -q >/dev/null
+  plain_calls=0 layout_calls=0
+  for ((i = 1; i <= runs; ++i)); do
+    read -r wall ratio lo hi verdict < <(measure "plain-$i" LAYOUT planted.total_s "$abtest" run --toggle LAYOUT \
+      --bench planted --rounds 20 --seed "$i")
+    echo "plain   $i $wall $ratio $lo $hi $verdict" | tee -a "$out/layouts.tsv"
+    [[ $verdict == slower || $verdict == faster ]] && plain_calls=$((plain_calls + 1))
+    read -r wall ratio lo hi verdict < <(measure "layouts-$i" LAYOUT planted.total_s "$abtest" run --toggle LAYOUT \
+      --bench planted --rounds 4 --layouts 5 --seed "$i")
+    echo "layouts $i $wall $ratio $lo $hi $verdict" | tee -a "$out/layouts.tsv"
+    [[ $verdict == slower || $verdict == faster ]] && layout_calls=$((layout_calls + 1))
+  done
+  echo "called SLOWER/FASTER: plain $plain_calls/$runs (20 rounds), --layouts 5 × 4 rounds $layout_calls/$runs"
+  grep -h "linked" "$out"/layouts-*.err | head -2 || true
+  echo "command: $abtest run --toggle LAYOUT --bench planted --rounds 20 --seed I | --rounds 4 --layouts 5 --seed I"
+fi
