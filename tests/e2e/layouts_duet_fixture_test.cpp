@@ -13,25 +13,12 @@
 
 #include "tests/hardening/abtest_cli.hpp"
 #include "tests/hardening/planted_copy.hpp"
+#include "tests/e2e/planted_run.hpp"
 
 namespace abtest::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-cli_result run_planted(const temp_dir& tmp, std::vector<std::string> args) {
-  std::vector<std::string> all{"--manifest", planted_manifest().string(), "--db", (tmp / "results.db").string(), "--json",
-                               "run", "--bench", "planted", "--seed", "23", "-j", "2"};
-  all.insert(all.end(), args.begin(), args.end());
-  return run_cli(all);
-}
-
-const nlohmann::json* find_verdict(const nlohmann::json& j, const std::string& variant, const std::string& metric) {
-  if (!j.contains("verdicts")) return nullptr;
-  for (const auto& v : j["verdicts"])
-    if (v.value("variant", "") == variant && v.value("metric", "") == metric) return &v;
-  return nullptr;
-}
 
 std::string bytes_of(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

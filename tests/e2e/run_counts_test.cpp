@@ -12,6 +12,7 @@
 
 #include "tests/hardening/abtest_cli.hpp"
 #include "tests/hardening/planted_copy.hpp"
+#include "tests/e2e/planted_run.hpp"
 
 namespace abtest::test {
 namespace {
@@ -28,13 +29,6 @@ std::vector<std::string> counts_run(const temp_dir& tmp, std::vector<std::string
                                "run", "--bench", "planted", "--counts", "--seed", "3", "-j", "2"};
   all.insert(all.end(), args.begin(), args.end());
   return all;
-}
-
-const nlohmann::json* find_verdict(const nlohmann::json& j, const std::string& variant, const std::string& metric) {
-  if (!j.contains("verdicts")) return nullptr;
-  for (const auto& v : j.at("verdicts"))
-    if (v.value("variant", "") == variant && v.value("metric", "") == metric) return &v;
-  return nullptr;
 }
 
 std::string query_text(const fs::path& db, const std::string& sql) {
