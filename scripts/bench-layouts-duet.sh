@@ -7,22 +7,25 @@
 #   2. layouts: on the planted fixture's LAYOUT toggle (the hot loop moved 48 bytes, nothing else),
 #      how often a plain run calls planted.total_s SLOWER/FASTER and how often with --layouts,
 #      over N seeded runs each;
-#   3. what each adds to a run's wall time.
+#   3. A/A duets on the planted fixture: an `env` toggle nothing reads (the same program, measured
+#      as two), N duet runs and N sequential ones, how often planted.total_s is called SLOWER/FASTER;
+#   4. what each adds to a run's wall time (the wall column of each run).
 #
-# Usage: scripts/bench-layouts-duet.sh [--pairs P] [--runs N] [--skip-duet] [--skip-layouts]
+# Usage: scripts/bench-layouts-duet.sh [--pairs P] [--runs N] [--skip-duet] [--skip-layouts] [--skip-aa]
 # Env: ABTEST_BIN (default build/ci/harness/abtest), OUT (default a temporary folder; kept).
 # Needs python3, lld; builds base and A2 of the pipeline (tiny preset) and the planted fixture.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 abtest="${ABTEST_BIN:-$root/build/ci/harness/abtest}"
-pairs=3 runs=10 duet=1 layouts=1
+pairs=3 runs=10 duet=1 layouts=1 aa=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --pairs) pairs="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --skip-duet) duet=0; shift ;;
     --skip-layouts) layouts=0; shift ;;
-    *) echo "usage: $0 [--pairs P] [--runs N] [--skip-duet] [--skip-layouts]" >&2; exit 2 ;;
+    --skip-aa) aa=0; shift ;;
+    *) echo "usage: $0 [--pairs P] [--runs N] [--skip-duet] [--skip-layouts] [--skip-aa]" >&2; exit 2 ;;
   esac
 done
 [[ -x "$abtest" ]] || { echo "error: no abtest at $abtest — build it (cmake --build --preset ci) or set ABTEST_BIN" >&2; exit 2; }
@@ -106,4 +109,41 @@ if [[ $layouts == 1 ]]; then
   echo "called SLOWER/FASTER: plain $plain_calls/$runs (20 rounds), --layouts 5 × 4 rounds $layout_calls/$runs"
   grep -h "linked" "$out"/layouts-*.err | head -2 || true
   echo "command: $abtest run --toggle LAYOUT --bench planted --rounds 20 --seed I | --rounds 4 --layouts 5 --seed I"
+fi
+
+if [[ $aa == 1 ]]; then
+  echo "## A/A on the planted fixture: env toggle UNUSED (read by nothing), planted.total_s"
+  fixture="$out/planted-aa"
+  rm -rf "$fixture"
+  cp -r "$root/tests/fixtures/planted" "$fixture"
+  rm -rf "$fixture/.abtest"
+  python3 - "$fixture/abtest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["toggles"].append({"id": "UNUSED", "env": "ABTEST_UNUSED_KNOB", "levels": ["0", "1"], "title": "read by nothing: A/A"})
+json.dump(m, open(sys.argv[1], "w"), indent=2)
+PY
+  cd "$fixture"
+  "$abtest" build -q >/dev/null
+  seq_calls=0 duet_calls=0
+  for ((i = 1; i <= runs; ++i)); do
+    read -r wall ratio lo hi verdict < <(measure "aa-seq-$i" UNUSED planted.total_s "$abtest" run --toggle UNUSED \
+      --bench planted --rounds 10 --seed "$i")
+    echo "sequential $i $wall $ratio $lo $hi $verdict" | tee -a "$out/aa.tsv"
+    [[ $verdict == slower || $verdict == faster ]] && seq_calls=$((seq_calls + 1))
+    read -r wall ratio lo hi verdict < <(measure "aa-duet-$i" UNUSED planted.total_s "$abtest" run --toggle UNUSED \
+      --bench planted --rounds 20 --duet --seed "$i")
+    echo "duet       $i $wall $ratio $lo $hi $verdict" | tee -a "$out/aa.tsv"
+    [[ $verdict == slower || $verdict == faster ]] && duet_calls=$((duet_calls + 1))
+  done
+  echo "A/A called SLOWER/FASTER: sequential $seq_calls/$runs (10 rounds), duet $duet_calls/$runs (20 rounds)"
+  python3 - "$out/aa.tsv" <<'PY'
+import math, sys, statistics as st
+rows = [l.split() for l in open(sys.argv[1])]
+h = {m: [(math.log(float(r[5])) - math.log(float(r[4]))) / 2 for r in rows if r[0] == m and r[4] != "nan"] for m in ("sequential", "duet")}
+if h["sequential"] and h["duet"]:
+    print(f"mean half-width (ln): sequential {st.mean(h['sequential']):.4f}, duet {st.mean(h['duet']):.4f}; "
+          f"ratio {st.mean(h['duet']) / st.mean(h['sequential']):.3f}")
+PY
+  echo "command: $abtest run --toggle UNUSED --bench planted --rounds 10 --seed I | --rounds 20 --duet --seed I"
 fi

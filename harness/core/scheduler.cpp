@@ -114,7 +114,13 @@ schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_sou
         const int partner = duet_partner(plan, s.arm);
         const auto other = std::find_if(slots.begin(), slots.end(),
                                         [&](const slot& o) { return o.arm == partner && o.benchmark == s.benchmark; });
-        auto [mine, theirs] = source.run_pair(plan.arms[s.arm], plan.arms[partner], bench ? *bench : simulated, round, warmup);
+        // The baseline's arm goes first to run_pair, whose cores swap with the round's parity: each
+        // arm then gets each core equally often, whichever slot the shuffled round meets first.
+        const bool base_first = s.arm < partner;
+        auto [first, second] = source.run_pair(plan.arms[base_first ? s.arm : partner], plan.arms[base_first ? partner : s.arm],
+                                               bench ? *bench : simulated, round, warmup);
+        auto& mine = base_first ? first : second;
+        auto& theirs = base_first ? second : first;
         spent_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         ran += 2;
         keep(s, mine);

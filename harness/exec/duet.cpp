@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <latch>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -43,7 +44,13 @@ duet_pair run_duet(benchmark_invocation a, benchmark_invocation b, const duet_co
   p.cpu_b = swap ? cores.first : cores.second;
   a.pin = std::to_string(p.cpu_a);
   b.pin = std::to_string(p.cpu_b);
-  std::thread second([&] { p.b = run_benchmark(b); });
+  // Both wait at the latch, so neither invocation gets a head start from the thread's creation.
+  std::latch go(2);
+  std::thread second([&] {
+    go.arrive_and_wait();
+    p.b = run_benchmark(b);
+  });
+  go.arrive_and_wait();
   p.a = run_benchmark(a);
   second.join();
   const double start = std::max(p.a.started_at_unix, p.b.started_at_unix);
