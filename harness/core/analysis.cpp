@@ -58,6 +58,20 @@ void check_correctness(const run_plan& plan, const std::vector<sample_row>& samp
   }
 }
 
+// A duet swaps the arms' cores every round (odd rounds one way, even rounds the other), so a core
+// that is slower than the other — another tenant's job on it, a lower clock — adds ±c to the
+// round's log difference by turns. The mean of rounds 2k−1 and 2k cancels it (a two-period
+// crossover); rounds whose partner is missing are left out.
+std::vector<double> crossover_differences(const std::vector<double>& d, const std::vector<int>& rounds) {
+  std::map<int, double> by_round;
+  for (std::size_t i = 0; i < d.size(); ++i) by_round[rounds[i]] = d[i];
+  std::vector<double> out;
+  for (const auto& [round, value] : by_round)
+    if (round % 2 == 1)
+      if (const auto next = by_round.find(round + 1); next != by_round.end()) out.push_back((value + next->second) / 2);
+  return out;
+}
+
 bool all_positive(const std::vector<double>& xs) {
   return std::all_of(xs.begin(), xs.end(), [](double x) { return x > 0 && std::isfinite(x); });
 }
@@ -185,6 +199,7 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
       for (const auto& metric : reported_metrics(index, bench, {0, arm})) {
         if (is_auxiliary_metric(metric)) continue;
         std::vector<double> base, cand;
+        std::vector<int> rounds;
         for (const auto& [key, s] : index) {
           if (std::get<0>(key) != arm || std::get<1>(key) != bench) continue;
           const auto b = index.find({0, bench, std::get<2>(key)});
@@ -194,13 +209,15 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
           if (cv == s->metrics.end() || bv == b->second->metrics.end()) continue;
           cand.push_back(cv->second);
           base.push_back(bv->second);
+          rounds.push_back(std::get<2>(key));
         }
         if (cand.empty()) continue;
         // Phases that did not run (0 s, e.g. GPU phases on a CPU backend) have no log ratio.
         if (!all_positive(cand) || !all_positive(base)) continue;
 
         verdict_row row = row_for(plan, arm, bench, metric, static_cast<int>(cand.size()), base, cand);
-        const auto d = stats::log_differences(cand, base);
+        auto d = stats::log_differences(cand, base);
+        if (plan.duet) d = crossover_differences(d, rounds);
         row.primary = plan.adaptive ? stats::msprt_interval(d, options.tau, options.alpha)
                                     : stats::one_sample_t(d, options.confidence);
         row.robust = stats::hodges_lehmann(d, options.confidence);
