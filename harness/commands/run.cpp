@@ -243,6 +243,8 @@ int run(const run_flags& f, const global_options& g) {
     }
     return 0;
   }
+  if (f.duet && !scenario)  // after the builds, which kept both cores busy
+    if (const std::string why = exec::duet_cores_busy(exec::choose_duet_cores(f.pin)); !why.empty()) throw usage_error(why);
   const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id, {{"counts", f.counts}});
   if (!g.quiet && !g.json)
     fmt::print(stderr, "experiment {}: {} arms{} × {} benchmark(s), {} warm-up + {}{} rounds, seed {}{}\n", id, plan.arms.size(),

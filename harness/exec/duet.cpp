@@ -4,7 +4,11 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <latch>
 #include <stdexcept>
 #include <thread>
@@ -35,6 +39,55 @@ duet_cores choose_duet_cores(const std::string& pin) {
                     : fmt::format("--pin {} names {} CPU", pin, cpus.size())));
   }
   return {cpus[cpus.size() - 2], cpus[cpus.size() - 1]};
+}
+
+namespace {
+
+// cpuN → (idle + iowait, total) jiffies from /proc/stat.
+std::map<int, std::pair<double, double>> read_cpu_times(const std::filesystem::path& root) {
+  std::map<int, std::pair<double, double>> out;
+  std::ifstream in(root / "proc/stat");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("cpu", 0) != 0 || line.size() < 4 || !std::isdigit(static_cast<unsigned char>(line[3]))) continue;
+    std::istringstream fields(line.substr(3));
+    int cpu = 0;
+    fields >> cpu;
+    double value = 0, idle = 0, total = 0;
+    for (int i = 0; fields >> value; ++i) {
+      total += value;
+      if (i == 3 || i == 4) idle += value;  // idle, iowait
+    }
+    out[cpu] = {idle, total};
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<int, double> cpu_busy_fractions(std::chrono::milliseconds window, const std::filesystem::path& root) {
+  const auto before = read_cpu_times(root);
+  std::this_thread::sleep_for(window);
+  const auto after = read_cpu_times(root);
+  std::map<int, double> out;
+  for (const auto& [cpu, t] : after) {
+    const auto b = before.find(cpu);
+    if (b == before.end()) continue;
+    const double total = t.second - b->second.second, idle = t.first - b->second.first;
+    out[cpu] = total > 0 ? std::clamp(1.0 - idle / total, 0.0, 1.0) : 0.0;
+  }
+  return out;
+}
+
+std::string duet_cores_busy(const duet_cores& cores, double max_busy) {
+  const auto busy = cpu_busy_fractions(std::chrono::milliseconds(1000));
+  std::vector<std::string> taken;
+  for (const int cpu : {cores.first, cores.second})
+    if (const auto it = busy.find(cpu); it != busy.end() && it->second > max_busy)
+      taken.push_back(fmt::format("CPU {} was {:.0f}% busy", cpu, 100 * it->second));
+  if (taken.empty()) return {};
+  return fmt::format("--duet needs its two cores free of other work, and over the last second {} — stop the other "
+                     "work, give --pin two idle CPUs, or run without --duet",
+                     fmt::join(taken, ", "));
 }
 
 duet_pair run_duet(benchmark_invocation a, benchmark_invocation b, const duet_cores& cores, int round) {

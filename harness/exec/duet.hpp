@@ -9,6 +9,9 @@
 //   const duet_pair p = run_duet(variant, baseline, cores, round);
 #pragma once
 
+#include <chrono>
+#include <filesystem>
+#include <map>
 #include <string>
 
 #include "harness/exec/executor.hpp"
@@ -24,6 +27,16 @@ struct duet_cores {
 // process may run on (CPU 0 usually takes the most interrupts). Throws std::invalid_argument with
 // what to do when fewer than two are available.
 duet_cores choose_duet_cores(const std::string& pin = {});
+
+// How busy each CPU was over `window`: 1 − idle share, from two readings of /proc/stat (every
+// CPU's line, `root` for tests). Empty when /proc/stat cannot be read.
+std::map<int, double> cpu_busy_fractions(std::chrono::milliseconds window, const std::filesystem::path& root = "/");
+
+// A duet needs its two cores to itself: another job on one of them slows that arm alone (on this
+// 2-core host a compile job made every pinned run of the planted benchmark 4 ms ticks longer, by
+// turns). Returns why the cores are not free — each one busier than `max_busy` over a second —
+// or empty when they are (or cannot be read).
+std::string duet_cores_busy(const duet_cores& cores, double max_busy = 0.3);
 
 struct duet_pair {
   sample_outcome a, b;

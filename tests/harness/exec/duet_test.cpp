@@ -2,7 +2,13 @@
 // multi-threaded samples and hosts with fewer than two CPUs refused with what to do.
 #include "harness/exec/duet.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sched.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <chrono>
 
 #include <stdexcept>
 #include <string>
@@ -70,6 +76,46 @@ TEST(duet, a_sample_that_used_more_than_one_core_is_named) {
   near_one.metrics = {{"b.wall_s", 1.0}, {"b.user_s", 1.05}, {"b.sys_s", 0.05}};
   EXPECT_EQ(multithreaded_reason(near_one, "b"), "") << "within the 15% slack (a helper thread's start-up)";
   EXPECT_EQ(multithreaded_reason(sample_outcome{}, "b"), "") << "no metrics: nothing to tell";
+}
+
+}  // namespace
+}  // namespace abtest::exec
+
+namespace abtest::exec {
+namespace {
+
+TEST(duet_free_cores, a_core_kept_busy_reads_busy) {
+  const duet_cores cores = [] {
+    try {
+      return choose_duet_cores();
+    } catch (const std::invalid_argument&) {
+      return duet_cores{0, 0};
+    }
+  }();
+  if (cores.first == cores.second) GTEST_SKIP() << "one CPU: no duet possible";
+  // A thread pinned to the second core spins through the whole window.
+  std::atomic<bool> stop{false};
+  std::thread spin([&] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cores.second, &set);
+    sched_setaffinity(0, sizeof set, &set);
+    unsigned long x = 0;
+    while (!stop.load(std::memory_order_relaxed)) x = x * 3 + 1;
+    if (x == 42) std::abort();  // keeps the loop's work observable
+  });
+  const auto busy = cpu_busy_fractions(std::chrono::milliseconds(400));
+  const std::string why = duet_cores_busy(cores);
+  stop = true;
+  spin.join();
+  ASSERT_TRUE(busy.count(cores.second)) << "no /proc/stat line for CPU " << cores.second;
+  EXPECT_GT(busy.at(cores.second), 0.8);
+  EXPECT_NE(why.find(fmt::format("CPU {} was", cores.second)), std::string::npos) << why;
+  EXPECT_NE(why.find("without --duet"), std::string::npos) << why;
+}
+
+TEST(duet_free_cores, an_unreadable_proc_stat_reads_as_nothing_known) {
+  EXPECT_TRUE(cpu_busy_fractions(std::chrono::milliseconds(1), "/nonexistent").empty());
 }
 
 }  // namespace
