@@ -26,6 +26,8 @@ done
 out="${out:-$(mktemp -d /tmp/abtest-first-run.XXXXXX)}"
 mkdir -p "$out"
 src="$out/src"
+revision="$(git -C "$root" rev-parse --short HEAD)$(
+  [[ -n "$(git -C "$root" status --porcelain --untracked-files=no)" ]] && echo "+edits")"  # what was cloned
 bench_clone "$root" "$src"
 # As on a machine that never built abtest: a private, empty compiler cache, no launcher settings
 # carried in from this shell.
@@ -66,12 +68,11 @@ phase "measurement (run, $rounds rounds)" \
   ./abtest run --toggle A1 --toggle B1 --param preset=tiny --rounds "$rounds"
 load_end=$(bench_load)
 
-echo "bench-first-run: $(nproc) cores, $(git -C "$root" rev-parse --short HEAD)$(
-  [[ -n "$(git -C "$root" status --porcelain --untracked-files=no)" ]] && echo "+edits"), $started; log $log"
+echo "bench-first-run: $(nproc) cores, $revision, $started; log $log"
 printf '%-34s %8s %8s   %s\n' "phase" "wall s" "CPU s" "load (1 min) start → end"
 printf '%s\n' "${rows[@]}"
 printf '%-34s %8.1f %8.1f\n' "total" "$total_wall" "$total_cpu"
 echo "load average (1, 5, 15 min): $load_start at the start, $load_end at the end"
 # What each build compiled, from the build records: the run's own two must have compiled nothing.
 ./abtest query "SELECT variant, round(duration_s, 1) AS duration_s, objects_compiled, cache_hits, links,
-                       json_extract(details, '\$.notes') AS notes FROM build ORDER BY id"
+                       substr(json_extract(details, '\$.notes[0]'), 1, 60) AS note FROM build ORDER BY id"
