@@ -26,8 +26,8 @@ done
 out="${out:-$(mktemp -d /tmp/abtest-first-run.XXXXXX)}"
 mkdir -p "$out"
 src="$out/src"
-revision="$(git -C "$root" rev-parse --short HEAD)$(
-  [[ -n "$(git -C "$root" status --porcelain --untracked-files=no)" ]] && echo "+edits")"  # what was cloned
+revision=$(git -C "$root" rev-parse --short HEAD)  # what is cloned
+[[ -z "$(git -C "$root" status --porcelain --untracked-files=no)" ]] || revision+="+edits"
 bench_clone "$root" "$src"
 # As on a machine that never built abtest: a private, empty compiler cache, no launcher settings
 # carried in from this shell.
