@@ -13,6 +13,7 @@
 # Run it on a quiet machine: wall times move with the load; CPU seconds much less.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+source "$root/scripts/bench-common.sh"
 out="" skip_full=0 only_full=0 cold_only=0 jobs=2
 while (($#)); do
   case "$1" in
@@ -29,10 +30,7 @@ mkdir -p "$out"
 abtest="${ABTEST_BIN:-$root/abtest}"  # ABTEST_BIN: an abtest binary already built (e.g. build/ci/harness/abtest)
 "$abtest" --help >/dev/null  # builds the harness first, outside the timings
 src="$out/src"
-rm -rf "$src"
-git clone -q --no-hardlinks "$root" "$src"
-# The working tree as it is, uncommitted edits included, so the figures are of this code.
-(cd "$root" && git diff HEAD) | (cd "$src" && git apply --allow-empty)
+bench_clone "$root" "$src"
 manifest="$src/abtest.json"
 toggles=$(python3 -c "import json,sys; print(' '.join(t['id'] for t in json.load(open('$manifest'))['toggles']))")
 log="$out/bench-builds.log"
@@ -43,8 +41,7 @@ log="$out/bench-builds.log"
 measure() {
   local label="$1"; shift
   local json
-  json=$(/usr/bin/time -f "%e %U %S" -o "$out/time.txt" \
-           "$abtest" --manifest "$manifest" --db "$out/results.db" --json build -j "$jobs" "$@" 2>>"$log")
+  json=$(bench_timed "$out/time.txt" "$abtest" --manifest "$manifest" --db "$out/results.db" --json build -j "$jobs" "$@" 2>>"$log")
   python3 - "$label" "$(cat "$out/time.txt")" "$json" <<'PY'
 import json, sys
 label, (wall, user, sys_s), text = sys.argv[1], sys.argv[2].split()[-3:], sys.argv[3]

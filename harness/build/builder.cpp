@@ -8,15 +8,10 @@
 #include <fmt/ranges.h>
 
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/file.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
-#include <cerrno>
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -28,7 +23,6 @@
 #include "harness/build/cmake_file_api.hpp"
 #include "harness/build/file_text.hpp"
 #include "harness/core/sha256.hpp"
-#include "harness/exec/child_process.hpp"
 #include "harness/exec/host.hpp"
 #include "harness/exec/git.hpp"
 #include "harness/exec/process.hpp"
@@ -58,8 +52,6 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 // that prints without end is cut to its head and its last lines.
 constexpr std::size_t output_limit = 16u << 20;
 constexpr std::size_t tail_limit = 8u << 10;
-// After the tool exits, how long to keep reading pipes that something it started still holds.
-constexpr std::chrono::seconds drain_limit{2};
 
 // One build of one variant: where it happens, what it may use, and where its output goes.
 struct build_job {
@@ -80,61 +72,22 @@ struct build_job {
   // shown while it runs; true on exit 0.
   bool run(const std::vector<std::string>& argv, const fs::path& cwd = {},
            const std::map<std::string, std::string>& extra_env = {}) const {
-    exec::spawn_options o;
+    exec::process_options o;
     o.argv = argv;
     o.working_dir = cwd;
     o.env = env;
     for (const auto& [k, val] : extra_env) o.env[k] = val;
-    o.counters.clear();
+    o.hardware_counters = false;
+    // The log and `output` keep the tool's output (tool_output bounds it); the runner keeps none.
+    o.stdout_limit = o.stderr_limit = o.tail_limit = 0;
     tool_output out{*this, 0, {}};
     out.keep(fmt::format("$ {}\n", fmt::join(argv, " ")));
-    std::string error;
-    std::optional<exec::child_process> child = exec::child_process::start(o, error);
-    if (!child) {
-      out.keep(error + "\n");
-      return false;
-    }
-    exec::unique_fd* pipes[2] = {&child->stdout_pipe(), &child->stderr_pipe()};
-    std::string pending[2];  // a line not yet ended, per pipe
-    std::array<char, 64u << 10> buf;
-    std::optional<std::chrono::steady_clock::time_point> drain_until;
-    while (*pipes[0] || *pipes[1]) {
-      std::array<pollfd, 2> fds{};
-      int index_of[2] = {-1, -1};
-      nfds_t n = 0;
-      for (int i = 0; i < 2; ++i)
-        if (*pipes[i]) {
-          index_of[n] = i;
-          fds[n++] = {pipes[i]->get(), POLLIN, 0};
-        }
-      // A short wait, so that the end of a tool whose pipes something else holds is noticed.
-      if (::poll(fds.data(), n, 200) < 0 && errno != EINTR) break;
-      for (nfds_t k = 0; k < n; ++k) {
-        if (fds[k].revents == 0) continue;
-        const int i = index_of[k];
-        const ssize_t got = ::read(pipes[i]->get(), buf.data(), buf.size());
-        if (got > 0) {
-          pending[i].append(buf.data(), static_cast<std::size_t>(got));
-          for (std::size_t eol; (eol = pending[i].find('\n')) != std::string::npos;) {
-            out.line(std::string_view(pending[i]).substr(0, eol + 1));
-            pending[i].erase(0, eol + 1);
-          }
-        } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-          pipes[i]->reset();
-        }
-      }
-      const auto now = std::chrono::steady_clock::now();
-      if (!drain_until && child->exited()) {
-        child->signal_group(SIGKILL);  // what the tool left running in its group ends with it
-        drain_until = now + drain_limit;
-      }
-      if (drain_until && now >= *drain_until) break;
-    }
-    for (auto& rest : pending)
-      if (!rest.empty()) out.line(rest + "\n");
+    o.on_line = [&](std::string_view line) { out.line(line); };
+    const exec::process_result r = exec::run_process(o);
+    if (!r.error.empty()) out.keep(r.error + "\n");
+    if (!r.started) return false;
     out.finish();
-    const auto info = child->reap();
-    return WIFEXITED(info.status) && WEXITSTATUS(info.status) == 0;
+    return r.exit_code == 0;
   }
 
   // One run's output on its way to the log, `output` (its head up to output_limit, then its tail)
@@ -155,8 +108,8 @@ struct build_job {
       if (tail.size() > 2 * tail_limit) tail.erase(0, tail.size() - tail_limit);
     }
     void line(std::string_view text) {
-      keep(text);
-      if (job.on_output) job.on_output(text.substr(0, text.size() - 1));
+      keep(fmt::format("{}\n", text));
+      if (job.on_output) job.on_output(text);
     }
     void finish() {
       if (kept > output_limit) {

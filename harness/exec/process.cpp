@@ -1,4 +1,5 @@
-// The executor's process runner: poll loop over stdout, stderr and the child's pidfd.
+// The executor's and the builder's process runner: poll loop over stdout, stderr and the child's
+// pidfd.
 #include "harness/exec/process.hpp"
 
 #include <poll.h>
@@ -40,6 +41,24 @@ void keep(captured_stream& s, const char* data, std::size_t n, std::size_t head_
   // Trim in batches so that a stream of small reads costs amortised O(1) per byte.
   if (s.tail.size() >= 2 * tail_limit + read_chunk) s.tail.erase(0, s.tail.size() - tail_limit);
 }
+
+// One stream cut into lines for process_options::on_line: the part of a line not yet ended.
+struct line_splitter {
+  std::string pending;
+  void feed(const char* data, std::size_t n, const std::function<void(std::string_view)>& on_line) {
+    pending.append(data, n);
+    std::size_t begin = 0;
+    for (std::size_t eol; (eol = pending.find('\n', begin)) != std::string::npos; begin = eol + 1)
+      on_line(std::string_view(pending).substr(begin, eol - begin));
+    for (; pending.size() - begin >= line_limit; begin += line_limit)  // a line without end: its pieces
+      on_line(std::string_view(pending).substr(begin, line_limit));
+    pending.erase(0, begin);
+  }
+  void finish(const std::function<void(std::string_view)>& on_line) {
+    if (!pending.empty()) on_line(pending);
+    pending.clear();
+  }
+};
 
 double seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec * 1e-6; }
 
@@ -98,6 +117,7 @@ process_result run_process(const process_options& options) {
 
   unique_fd* streams[2] = {&child->stdout_pipe(), &child->stderr_pipe()};
   captured_stream* captures[2] = {&result.out, &result.err};
+  line_splitter lines[2];
   const std::size_t limits[2] = {options.stdout_limit, options.stderr_limit};
   const bool has_pidfd = static_cast<bool>(child->exit_fd());
 
@@ -150,8 +170,10 @@ process_result run_process(const process_options& options) {
       const ssize_t n = ::read(streams[i]->get(), buf.data(), buf.size());
       if (n > 0) {
         keep(*captures[i], buf.data(), static_cast<std::size_t>(n), limits[i], tail_limit);
+        if (options.on_line) lines[i].feed(buf.data(), static_cast<std::size_t>(n), options.on_line);
       } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
         streams[i]->reset();
+        if (options.on_line) lines[i].finish(options.on_line);
       }
     }
     if (!exited_at && child->exited()) {
@@ -162,6 +184,8 @@ process_result run_process(const process_options& options) {
     }
   }
 
+  if (options.on_line)
+    for (line_splitter& l : lines) l.finish(options.on_line);  // streams still open at the drain limit
   const child_process::exit_info info = child->reap();
   result.counters = child->counters().read();
   result.counters_unavailable = child->counters().unavailable_reason();

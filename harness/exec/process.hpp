@@ -1,12 +1,14 @@
 // Runs one command to completion: timeout on the whole process group, bounded output capture,
-// rusage and hardware counters.
+// its output line by line as it comes, rusage and hardware counters.
 #pragma once
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace abtest::exec {
@@ -26,7 +28,13 @@ struct process_options {
   // max_threads): how a duet tells a benchmark that runs several threads, which CPU time alone
   // cannot when the threads share a busy core. Threads that live under 10 ms may be missed.
   bool watch_threads = false;
+  // Called with each line of stdout and stderr, without its newline, while the command runs: the
+  // lines of both streams in the order they arrive, each line whole (a last line without a newline
+  // comes when the stream ends; one longer than line_limit comes in pieces of that size). Lines
+  // reach it whatever the capture limits: set them to 0 when the callback keeps what it needs.
+  std::function<void(std::string_view line)> on_line;
 };
+inline constexpr std::size_t line_limit = 1u << 20;
 
 // One output stream: its first `*_limit` bytes, its last `tail_limit` bytes, and whether the
 // head lost anything. Bytes past the limit are still read (and dropped), so a child that prints
@@ -67,6 +75,8 @@ struct process_result {
 //   o.timeout_s = 60;
 //   process_result r = run_process(o);
 //   if (r.exit_code == 0) parse(r.out.head);
+//
+//   o.on_line = [](std::string_view line) { show_progress(line); };  // "[12/40] Building CXX …"
 process_result run_process(const process_options& options);
 
 }  // namespace abtest::exec

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -192,6 +194,38 @@ TEST(run_process, output_within_limit_is_not_truncated) {
   EXPECT_FALSE(r.out.truncated);
   EXPECT_EQ(r.out.head, "hello");
   EXPECT_EQ(r.out.total_bytes, 5u);
+}
+
+TEST(run_process, on_line_gets_each_line_as_it_comes_and_the_last_without_a_newline) {
+  auto o = run_child({"print", "one\ntwo\n\nthree"});
+  std::vector<std::string> lines;
+  o.on_line = [&](std::string_view line) { lines.emplace_back(line); };
+  const auto r = run_process(o);
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_EQ(lines, (std::vector<std::string>{"one", "two", "", "three"}));
+  EXPECT_EQ(r.out.head, "one\ntwo\n\nthree");  // captured as before
+
+  o = run_child({"eprint", "to stderr\n"});
+  lines.clear();
+  o.on_line = [&](std::string_view line) { lines.emplace_back(line); };
+  run_process(o);
+  EXPECT_EQ(lines, (std::vector<std::string>{"to stderr"}));
+}
+
+TEST(run_process, on_line_keeps_lines_whole_across_reads_with_nothing_captured) {
+  auto o = run_child({"spew", "4"});  // 4096 lines of 1023 bytes: many reads, lines split between them
+  o.stdout_limit = o.stderr_limit = o.tail_limit = 0;
+  std::size_t count = 0, whole = 0;
+  o.on_line = [&](std::string_view line) {
+    ++count;
+    whole += line == std::string(1023, 'x');
+  };
+  const auto r = run_process(o);
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_EQ(count, 4096u);
+  EXPECT_EQ(whole, 4096u);
+  EXPECT_TRUE(r.out.head.empty());
+  EXPECT_EQ(r.out.total_bytes, 4096u * 1024);
 }
 
 TEST(run_process, rusage_is_recorded) {
