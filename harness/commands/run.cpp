@@ -165,10 +165,11 @@ int run(const run_flags& f, const global_options& g) {
   plan.simulate = mm.simulate;
   plan.layouts = f.layouts;
   plan.duet = f.duet;
-  if (f.duet && plan.rounds % 2 == 1) {
-    // The analysis takes rounds in pairs, one with each core assignment: an odd last round is unused.
-    ++plan.rounds;
-    if (!g.quiet && !g.json) fmt::print(stderr, "note: --duet analyses rounds in pairs (one per core assignment): {} rounds\n", plan.rounds);
+  if (f.duet && f.adaptive) throw usage_error("--duet takes a fixed number of rounds — give --rounds, not --adaptive");
+  if (f.duet && plan.rounds % 4 != 0) {
+    // Each block of four rounds holds every combination of core and start order (plan.hpp).
+    plan.rounds += 4 - plan.rounds % 4;
+    if (!g.quiet && !g.json) fmt::print(stderr, "note: --duet balances cores and start order over blocks of 4: {} rounds\n", plan.rounds);
   }
   if (f.duet && !scenario && plan.warmups < 1)
     throw usage_error("--duet checks in the warm-ups, run alone, that each benchmark uses one core — give --warmups 1 or more");

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "harness/stats/confidence_sequence.hpp"
+#include "harness/stats/crossover.hpp"
 #include "harness/stats/descriptive.hpp"
 #include "harness/stats/hodges_lehmann.hpp"
 #include "harness/stats/layouts.hpp"
@@ -56,20 +57,6 @@ void check_correctness(const run_plan& plan, const std::vector<sample_row>& samp
       health.invalid_reason = fmt::format("{}: digest {} differs from the baseline's {} — the variant computes a different result",
                                           s.benchmark, d->second.substr(0, 12), baseline_digest[s.benchmark].substr(0, 12));
   }
-}
-
-// A duet swaps the arms' cores every round (odd rounds one way, even rounds the other), so a core
-// that is slower than the other — another tenant's job on it, a lower clock — adds ±c to the
-// round's log difference by turns. The mean of rounds 2k−1 and 2k cancels it (a two-period
-// crossover); rounds whose partner is missing are left out.
-std::vector<double> crossover_differences(const std::vector<double>& d, const std::vector<int>& rounds) {
-  std::map<int, double> by_round;
-  for (std::size_t i = 0; i < d.size(); ++i) by_round[rounds[i]] = d[i];
-  std::vector<double> out;
-  for (const auto& [round, value] : by_round)
-    if (round % 2 == 1)
-      if (const auto next = by_round.find(round + 1); next != by_round.end()) out.push_back((value + next->second) / 2);
-  return out;
 }
 
 bool all_positive(const std::vector<double>& xs) {
@@ -216,10 +203,19 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
         if (!all_positive(cand) || !all_positive(base)) continue;
 
         verdict_row row = row_for(plan, arm, bench, metric, static_cast<int>(cand.size()), base, cand);
-        auto d = stats::log_differences(cand, base);
-        if (plan.duet) d = crossover_differences(d, rounds);
-        row.primary = plan.adaptive ? stats::msprt_interval(d, options.tau, options.alpha)
-                                    : stats::one_sample_t(d, options.confidence);
+        const auto d = stats::log_differences(cand, base);
+        if (plan.duet) {
+          // The duet's core and start order, balanced by the schedule, taken out of the estimate.
+          std::vector<double> core, order;
+          for (const int r : rounds) {
+            core.push_back(duet_baseline_on_first_core(r) ? 1.0 : -1.0);
+            order.push_back(duet_baseline_starts_first(r) ? 1.0 : -1.0);
+          }
+          row.primary = stats::crossover_t(d, core, order, options.confidence);
+        } else {
+          row.primary = plan.adaptive ? stats::msprt_interval(d, options.tau, options.alpha)
+                                      : stats::one_sample_t(d, options.confidence);
+        }
         row.robust = stats::hodges_lehmann(d, options.confidence);
         result.rows.push_back(std::move(row));
       }

@@ -68,6 +68,13 @@ std::vector<slot> round_slots(const run_plan& plan, int round, bool warmup);
 // with K layouts. Groups are what verdicts compare: group 0 is the baseline.
 std::vector<std::vector<int>> variant_groups(const run_plan& plan);
 
+// The duet's balanced schedule: the cores swap every round and the arm that starts first every two
+// rounds, so each block of four rounds holds all four combinations (the analysis then removes both
+// by least squares, stats/crossover.hpp). run_duet puts its first invocation on the first core in
+// even rounds.
+inline bool duet_baseline_starts_first(int round) { return ((round - 1) / 2) % 2 == 0; }
+inline bool duet_baseline_on_first_core(int round) { return (round % 2 == 0) == duet_baseline_starts_first(round); }
+
 // The duet partner of each arm in a plan with two variants: arm i of the baseline runs beside arm i
 // of the candidate (layout k beside layout k). Throws std::invalid_argument otherwise.
 int duet_partner(const run_plan& plan, int arm);

@@ -114,9 +114,9 @@ schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_sou
         const int partner = duet_partner(plan, s.arm);
         const auto other = std::find_if(slots.begin(), slots.end(),
                                         [&](const slot& o) { return o.arm == partner && o.benchmark == s.benchmark; });
-        // The baseline's arm goes first to run_pair, whose cores swap with the round's parity: each
-        // arm then gets each core equally often, whichever slot the shuffled round meets first.
-        const bool base_first = s.arm < partner;
+        // Who goes first to run_pair (which starts first, and whose cores swap with the round's
+        // parity) follows the balanced schedule of plan.hpp, whichever slot the round meets first.
+        const bool base_first = (s.arm < partner) == duet_baseline_starts_first(round);
         auto [first, second] = source.run_pair(plan.arms[base_first ? s.arm : partner], plan.arms[base_first ? partner : s.arm],
                                                bench ? *bench : simulated, round, warmup);
         auto& mine = base_first ? first : second;
