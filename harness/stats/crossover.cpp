@@ -2,12 +2,11 @@
 #include "harness/stats/crossover.hpp"
 
 #include <array>
-#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 #include "harness/stats/descriptive.hpp"
+#include "harness/stats/t_interval.hpp"
 
 namespace abtest::stats {
 
@@ -67,22 +66,8 @@ log_estimate crossover_t(std::span<const double> d, std::span<const double> core
   }
   out.estimate = beta[0];
   out.df = static_cast<double>(d.size()) - 3.0;
-  out.has_ci = true;
-  const double sigma = std::sqrt(rss / out.df);
-  out.spread = sigma;
-  const double se = sigma * std::sqrt(inv[0][0]);
-  if (se == 0.0) {
-    out.ci_low = out.ci_high = out.estimate;
-    out.p_value = out.estimate != 0.0 ? 0.0 : 1.0;
-    out.statistic = out.estimate == 0.0 ? 0.0 : std::copysign(std::numeric_limits<double>::infinity(), out.estimate);
-    return out;
-  }
-  const boost::math::students_t dist(out.df);
-  const double q = boost::math::quantile(boost::math::complement(dist, (1.0 - confidence) / 2.0));
-  out.ci_low = out.estimate - q * se;
-  out.ci_high = out.estimate + q * se;
-  out.statistic = out.estimate / se;
-  out.p_value = 2.0 * boost::math::cdf(boost::math::complement(dist, std::abs(out.statistic)));
+  out.spread = std::sqrt(rss / out.df);
+  set_t_interval(out, out.spread * std::sqrt(inv[0][0]), confidence);
   return out;
 }
 

@@ -1,12 +1,11 @@
 // Paired log-ratio estimate with a Student t CI.
 #include "harness/stats/paired_t.hpp"
 
-#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 #include "harness/stats/descriptive.hpp"
+#include "harness/stats/t_interval.hpp"
 
 namespace abtest::stats {
 
@@ -40,20 +39,7 @@ log_estimate one_sample_t(std::span<const double> d, double confidence) {
   const double n = static_cast<double>(d.size());
   out.spread = s;
   out.df = n - 1.0;
-  out.has_ci = true;
-  if (s == 0.0) {
-    out.ci_low = out.ci_high = out.estimate;
-    out.p_value = out.estimate != 0.0 ? 0.0 : 1.0;
-    out.statistic = out.estimate == 0.0 ? 0.0 : std::copysign(std::numeric_limits<double>::infinity(), out.estimate);
-    return out;
-  }
-  const double se = s / std::sqrt(n);
-  const boost::math::students_t dist(out.df);
-  const double q = boost::math::quantile(boost::math::complement(dist, (1.0 - confidence) / 2.0));
-  out.ci_low = out.estimate - q * se;
-  out.ci_high = out.estimate + q * se;
-  out.statistic = out.estimate / se;
-  out.p_value = 2.0 * boost::math::cdf(boost::math::complement(dist, std::abs(out.statistic)));
+  set_t_interval(out, s / std::sqrt(n), confidence);
   return out;
 }
 

@@ -1,13 +1,12 @@
 // Welch's unequal-variance t for unpaired samples.
 #include "harness/stats/welch.hpp"
 
-#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <vector>
 
 #include "harness/stats/descriptive.hpp"
+#include "harness/stats/t_interval.hpp"
 
 namespace abtest::stats {
 
@@ -37,19 +36,8 @@ log_estimate welch_t(std::span<const double> x, std::span<const double> y, doubl
   const double vx = std::pow(sd(x), 2) / nx;
   const double vy = std::pow(sd(y), 2) / ny;
   const double se = std::sqrt(vx + vy);
-  out.has_ci = true;
-  if (se == 0.0) {
-    out.ci_low = out.ci_high = out.estimate;
-    out.p_value = out.estimate != 0.0 ? 0.0 : 1.0;
-    return out;
-  }
-  out.df = (vx + vy) * (vx + vy) / (vx * vx / (nx - 1.0) + vy * vy / (ny - 1.0));
-  const boost::math::students_t dist(out.df);
-  const double q = boost::math::quantile(boost::math::complement(dist, (1.0 - confidence) / 2.0));
-  out.ci_low = out.estimate - q * se;
-  out.ci_high = out.estimate + q * se;
-  out.statistic = out.estimate / se;
-  out.p_value = 2.0 * boost::math::cdf(boost::math::complement(dist, std::abs(out.statistic)));
+  if (se > 0.0) out.df = (vx + vy) * (vx + vy) / (vx * vx / (nx - 1.0) + vy * vy / (ny - 1.0));
+  set_t_interval(out, se, confidence);
   return out;
 }
 
