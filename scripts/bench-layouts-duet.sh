@@ -16,7 +16,7 @@
 # Needs python3, lld; builds base and A2 of the pipeline (tiny preset) and the planted fixture.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
-abtest="${ABTEST_BIN:-$root/build/ci/harness/abtest}"
+abtest="$(readlink -f "${ABTEST_BIN:-$root/build/ci/harness/abtest}")"  # absolute: the script changes folders
 pairs=3 runs=10 duet=1 layouts=1 aa=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -56,6 +56,34 @@ print(f"{float(end) - float(start):.1f} {get('ratio'):.4f} {get('ci_low'):.4f} {
 PY
 }
 
+# A fresh copy of the planted fixture at $1, without its state folder.
+fresh_fixture() {
+  rm -rf "$1"
+  cp -r "$root/tests/fixtures/planted" "$1"
+  rm -rf "$1/.abtest"
+}
+
+# N seeded runs of `abtest run --toggle TOGGLE --bench planted` in each of two modes, alternately;
+# appends each run to TSV and prints how often each mode called planted.total_s SLOWER/FASTER.
+#   alternate TSV TOGGLE LABEL_A "ARGS A" LABEL_B "ARGS B"
+alternate() {
+  local tsv="$1" toggle="$2" label_a="$3" args_a="$4" label_b="$5" args_b="$6"
+  local calls_a=0 calls_b=0 i label args wall ratio lo hi verdict
+  for ((i = 1; i <= runs; ++i)); do
+    for label in "$label_a" "$label_b"; do
+      if [[ $label == "$label_a" ]]; then args=$args_a; else args=$args_b; fi
+      # shellcheck disable=SC2086  # the mode's flags split into words on purpose
+      read -r wall ratio lo hi verdict < <(measure "$label-$i" "$toggle" planted.total_s "$abtest" run --toggle "$toggle" \
+        --bench planted $args --seed "$i")
+      echo "$label $i $wall $ratio $lo $hi $verdict" | tee -a "$tsv"
+      [[ $verdict == slower || $verdict == faster ]] || continue
+      if [[ $label == "$label_a" ]]; then calls_a=$((calls_a + 1)); else calls_b=$((calls_b + 1)); fi
+    done
+  done
+  echo "called SLOWER/FASTER: $label_a $calls_a/$runs ($args_a), $label_b $calls_b/$runs ($args_b)"
+  echo "command: $abtest run --toggle $toggle --bench planted --seed I  with $args_a | $args_b"
+}
+
 echo "# bench-layouts-duet $(date -u +%FT%TZ) · $(nproc) CPUs · load $(cut -d' ' -f1-3 /proc/loadavg) · out $out"
 
 if [[ $duet == 1 ]]; then
@@ -89,34 +117,17 @@ fi
 if [[ $layouts == 1 ]]; then
   echo "## layouts: planted fixture, LAYOUT (hot loop moved 48 bytes), planted.total_s"
   fixture="$out/planted"
-  rm -rf "$fixture"
-  cp -r "$root/tests/fixtures/planted" "$fixture"
-  rm -rf "$fixture/.abtest"
+  fresh_fixture "$fixture"
   cd "$fixture"
   "$abtest" build --toggle LAYOUT -q >/dev/null
   "$abtest" build -q >/dev/null
-  plain_calls=0 layout_calls=0
-  for ((i = 1; i <= runs; ++i)); do
-    read -r wall ratio lo hi verdict < <(measure "plain-$i" LAYOUT planted.total_s "$abtest" run --toggle LAYOUT \
-      --bench planted --rounds 20 --seed "$i")
-    echo "plain   $i $wall $ratio $lo $hi $verdict" | tee -a "$out/layouts.tsv"
-    [[ $verdict == slower || $verdict == faster ]] && plain_calls=$((plain_calls + 1))
-    read -r wall ratio lo hi verdict < <(measure "layouts-$i" LAYOUT planted.total_s "$abtest" run --toggle LAYOUT \
-      --bench planted --rounds 4 --layouts 5 --seed "$i")
-    echo "layouts $i $wall $ratio $lo $hi $verdict" | tee -a "$out/layouts.tsv"
-    [[ $verdict == slower || $verdict == faster ]] && layout_calls=$((layout_calls + 1))
-  done
-  echo "called SLOWER/FASTER: plain $plain_calls/$runs (20 rounds), --layouts 5 × 4 rounds $layout_calls/$runs"
-  grep -h "linked" "$out"/layouts-*.err | head -2 || true
-  echo "command: $abtest run --toggle LAYOUT --bench planted --rounds 20 --seed I | --rounds 4 --layouts 5 --seed I"
+  alternate "$out/layouts.tsv" LAYOUT plain "--rounds 20" layouts "--rounds 4 --layouts 5"
 fi
 
 if [[ $aa == 1 ]]; then
   echo "## A/A on the planted fixture: env toggle UNUSED (read by nothing), planted.total_s"
   fixture="$out/planted-aa"
-  rm -rf "$fixture"
-  cp -r "$root/tests/fixtures/planted" "$fixture"
-  rm -rf "$fixture/.abtest"
+  fresh_fixture "$fixture"
   python3 - "$fixture/abtest.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
@@ -125,18 +136,7 @@ json.dump(m, open(sys.argv[1], "w"), indent=2)
 PY
   cd "$fixture"
   "$abtest" build -q >/dev/null
-  seq_calls=0 duet_calls=0
-  for ((i = 1; i <= runs; ++i)); do
-    read -r wall ratio lo hi verdict < <(measure "aa-seq-$i" UNUSED planted.total_s "$abtest" run --toggle UNUSED \
-      --bench planted --rounds 10 --seed "$i")
-    echo "sequential $i $wall $ratio $lo $hi $verdict" | tee -a "$out/aa.tsv"
-    [[ $verdict == slower || $verdict == faster ]] && seq_calls=$((seq_calls + 1))
-    read -r wall ratio lo hi verdict < <(measure "aa-duet-$i" UNUSED planted.total_s "$abtest" run --toggle UNUSED \
-      --bench planted --rounds 20 --duet --seed "$i")
-    echo "duet       $i $wall $ratio $lo $hi $verdict" | tee -a "$out/aa.tsv"
-    [[ $verdict == slower || $verdict == faster ]] && duet_calls=$((duet_calls + 1))
-  done
-  echo "A/A called SLOWER/FASTER: sequential $seq_calls/$runs (10 rounds), duet $duet_calls/$runs (20 rounds)"
+  alternate "$out/aa.tsv" UNUSED sequential "--rounds 10" duet "--rounds 20 --duet"
   python3 - "$out/aa.tsv" <<'PY'
 import math, sys, statistics as st
 rows = [l.split() for l in open(sys.argv[1])]
@@ -145,5 +145,4 @@ if h["sequential"] and h["duet"]:
     print(f"mean half-width (ln): sequential {st.mean(h['sequential']):.4f}, duet {st.mean(h['duet']):.4f}; "
           f"ratio {st.mean(h['duet']) / st.mean(h['sequential']):.3f}")
 PY
-  echo "command: $abtest run --toggle UNUSED --bench planted --rounds 10 --seed I | --rounds 20 --duet --seed I"
 fi
