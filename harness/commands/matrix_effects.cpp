@@ -193,8 +193,7 @@ int matrix_analyze(const std::vector<std::string>& experiments, const std::strin
       tables += e.table;
       records.insert(records.end(), e.records.begin(), e.records.end());
     } catch (const std::invalid_argument& e) {
-      const std::string what = e.what();
-      notes.push_back(fmt::format("{}: no factorial effects — {}", metric, what.rfind("error: ", 0) == 0 ? what.substr(7) : what));
+      notes.push_back(fmt::format("{}: no factorial effects — {}", metric, without_error_prefix(e.what())));
     }
   }
   // The design's effects belong to each shard's experiment alike (reports show any one of them).

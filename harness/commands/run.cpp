@@ -136,7 +136,7 @@ int run(const run_flags& f, const global_options& g) {
     try {
       (void)exec::choose_duet_cores(f.pin);  // fewer than two CPUs: say so before building anything
     } catch (const std::invalid_argument& e) {
-      throw usage_error(std::string(e.what()).substr(std::string(e.what()).rfind("error: ", 0) == 0 ? 7 : 0));
+      throw usage_error_from(e);
     }
   }
 

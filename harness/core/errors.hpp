@@ -30,4 +30,12 @@ class user_error : public std::runtime_error {
 // Shorthand for the most common kind: bad flags or bad input (exit 2).
 inline user_error usage_error(const std::string& message) { return user_error(exit_code::usage, message); }
 
+// A library message without its leading "error: " (main() prints its own): "error: x — y" → "x — y".
+inline std::string without_error_prefix(const std::string& what) {
+  return what.rfind("error: ", 0) == 0 ? what.substr(7) : what;
+}
+
+// A library's exception (std::invalid_argument, std::runtime_error) as a usage error (exit 2).
+inline user_error usage_error_from(const std::exception& e) { return usage_error(without_error_prefix(e.what())); }
+
 }  // namespace abtest

@@ -36,8 +36,7 @@ std::pair<exec::sample_outcome, exec::sample_outcome> process_source::run_pair(c
   try {
     cores = exec::choose_duet_cores(plan_.pin);
   } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
-    throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
+    throw usage_error_from(e);
   }
   exec::duet_pair p = exec::run_duet(invocation(a, bench), invocation(b, bench), cores, round);
   p.a.context["duet"] = {{"cpu", p.cpu_a}, {"overlap_s", p.overlap_s}};

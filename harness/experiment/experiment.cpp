@@ -123,8 +123,7 @@ std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const
     try {
       links = relink_layouts({o.dir, target, o.dir / "layouts" / fmt::format("{:015x}", seeds.front())}, seeds);
     } catch (const std::runtime_error& e) {
-      const std::string what = e.what();
-      throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
+      throw usage_error_from(e);
     }
     for (const auto& l : links) {
       arms[l.index].programs[target] = l.program;

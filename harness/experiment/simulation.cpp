@@ -14,8 +14,7 @@ std::optional<search::scenario> load_simulate_flag(const std::string& path) {
   try {
     return search::load_scenario(path);
   } catch (const std::exception& e) {
-    const std::string what = e.what();
-    throw usage_error(what.rfind("error: ", 0) == 0 ? what.substr(7) : what);
+    throw usage_error_from(e);
   }
 }
 
