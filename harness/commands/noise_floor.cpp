@@ -11,7 +11,6 @@
 #include "harness/commands/command.hpp"
 #include "harness/commands/measurement.hpp"
 #include "harness/core/errors.hpp"
-#include "harness/build/layouts.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/oracle.hpp"
@@ -46,11 +45,7 @@ analysis_result measure_layouts(const noise_flags& f, const global_options& g, c
   plan.layouts = f.layouts;
   arm_plan arm{v.key(m), v.levels, "", {}, {}, std::nullopt, {}, {}};
   if (scenario) {
-    for (int k = 0; k < 2 * f.layouts; ++k) {
-      plan.arms.push_back(arm);
-      plan.arms.back().layout = k;
-      plan.arms.back().layout_seed = layout_seed(plan.seed, arm.key, k);
-    }
+    plan.arms = seeded_layouts(arm, plan.seed, 2 * f.layouts);
   } else {
     builder_options bo;
     bo.jobs = mm.jobs;

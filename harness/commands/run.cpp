@@ -12,7 +12,6 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/core/variant.hpp"
-#include "harness/build/layouts.hpp"
 #include "harness/exec/cpu_list.hpp"
 #include "harness/exec/duet.hpp"
 #include "harness/exec/host.hpp"
@@ -196,11 +195,7 @@ int run(const run_flags& f, const global_options& g) {
   for (size_t i = 0; scenario && i < all.size(); ++i) {
     const arm_plan arm{all[i].key(m), all[i].levels, i == 0 ? "baseline" : "candidate", {}, {}, std::nullopt, {}, {}};
     if (f.layouts == 0) plan.arms.push_back(arm);
-    for (int k = 0; k < f.layouts; ++k) {  // simulated layouts: each arm's own draw of the layout effect
-      plan.arms.push_back(arm);
-      plan.arms.back().layout = k;
-      plan.arms.back().layout_seed = layout_seed(plan.seed, arm.key, k);
-    }
+    for (auto& layout : seeded_layouts(arm, plan.seed, f.layouts)) plan.arms.push_back(std::move(layout));  // simulated
   }
   std::map<std::string, const build_outcome*> outcomes;  // by variant key, for --layouts
   std::map<std::string, recorded_build> builds;  // by build key: arms that differ only in env toggles share one

@@ -104,10 +104,20 @@ std::string programs_digest(const manifest& m, const arm_plan& arm) {
   return program_digest(all.empty() ? std::string{} : sha256_hex(all), arm.env);
 }
 
+std::vector<arm_plan> seeded_layouts(const arm_plan& arm, std::uint64_t experiment_seed, int k) {
+  std::vector<arm_plan> arms(k, arm);
+  for (int i = 0; i < k; ++i) {
+    arms[i].layout = i;
+    arms[i].layout_seed = layout_seed(experiment_seed, arm.key, i);
+  }
+  return arms;
+}
+
 std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const arm_plan& arm, const build_outcome& o,
                                   int k, const experiment_context& ctx) {
+  std::vector<arm_plan> arms = seeded_layouts(arm, plan.seed, k);
   std::vector<std::uint64_t> seeds;
-  for (int i = 0; i < k; ++i) seeds.push_back(layout_seed(plan.seed, arm.key, i));
+  for (const auto& a : arms) seeds.push_back(a.layout_seed);
   std::set<std::string> targets;
   for (const auto& name : plan.benchmarks)
     if (const benchmark_spec* b = m.find_benchmark(name))
@@ -116,7 +126,6 @@ std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const
   if (targets.empty())
     throw usage_error(fmt::format("--layouts relinks the benchmarks' programs, and no benchmark of this run names one as "
                                   "{{bin}}/NAME — write the program that way in the manifest's command"));
-  std::vector<arm_plan> arms(k, arm);
   double link_s = 0;
   for (const auto& target : targets) {
     std::vector<layout_link> links;
@@ -130,11 +139,7 @@ std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const
       link_s += l.link_s;
     }
   }
-  for (int i = 0; i < k; ++i) {
-    arms[i].layout = i;
-    arms[i].layout_seed = seeds[i];
-    arms[i].binaries_digest = programs_digest(m, arms[i]);
-  }
+  for (auto& a : arms) a.binaries_digest = programs_digest(m, a);
   ctx.report(progress::kind::build_done,
              fmt::format("  linked {} layouts of {} ({} program{}) in {:.1f} s", k, arm.key, targets.size(),
                          targets.size() == 1 ? "" : "s", link_s));

@@ -50,6 +50,10 @@ arm_plan arm_for(const manifest& m, const variant& v, const recorded_build& b, s
 // manifest's benchmark programs the arm has, `target=sha256`, then the arm's env (program_digest).
 std::string programs_digest(const manifest& m, const arm_plan& arm);
 
+// `k` copies of `arm`, one per layout, with its index and seed (layout_seed of the experiment's seed
+// and the arm's key): what a simulated run measures as layouts, and what layout_arms relinks.
+std::vector<arm_plan> seeded_layouts(const arm_plan& arm, std::uint64_t experiment_seed, int k);
+
 // Layout randomization (issue #16): `arm` (built by `o`) linked again `k` times with seeded section
 // orders (harness/build/layouts.hpp) — only the link repeats — as `k` arms of the same key whose
 // programs are the relinked ones, each with its layout index and seed (from plan.seed and the key)

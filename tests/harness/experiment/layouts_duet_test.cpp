@@ -11,9 +11,9 @@
 #include <fstream>
 #include <random>
 
-#include "harness/build/layouts.hpp"
 #include "harness/core/analysis.hpp"
 #include "harness/core/scheduler.hpp"
+#include "harness/experiment/experiment.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/stats/descriptive.hpp"
 
@@ -65,11 +65,7 @@ class simulated_runs : public ::testing::Test {
     for (const auto& [key, levels] : {std::pair<std::string, levels_map>{"base", {}}, {toggle, {{toggle, "ON"}}}}) {
       const arm_plan arm{key, levels, key == "base" ? "baseline" : "candidate", {}, {}, std::nullopt, {}, {}};
       if (layouts == 0) plan.arms.push_back(arm);
-      for (int k = 0; k < layouts; ++k) {
-        plan.arms.push_back(arm);
-        plan.arms.back().layout = k;
-        plan.arms.back().layout_seed = layout_seed(seed, key, k);
-      }
+      for (auto& layout : seeded_layouts(arm, seed, layouts)) plan.arms.push_back(std::move(layout));
     }
     simulated_source source(scenario_, plan);
     std::vector<sample_row> samples;
