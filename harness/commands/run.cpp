@@ -131,9 +131,10 @@ int run(const run_flags& f, const global_options& g) {
     throw usage_error("--layouts and --adaptive do not go together yet: the always-valid sequence is one-level — give --rounds");
   if (f.duet && (f.toggles.empty() ? 0 : 1) + f.variants.size() != 1)
     throw usage_error("--duet runs a baseline and one candidate side by side — give one candidate (--toggle … or one --variant)");
+  std::optional<exec::duet_cores> duet_cores;
   if (f.duet && !scenario) {
     try {
-      (void)exec::choose_duet_cores(f.pin);  // fewer than two CPUs: say so before building anything
+      duet_cores = exec::choose_duet_cores(f.pin);  // fewer than two CPUs: say so before building anything
     } catch (const std::invalid_argument& e) {
       throw usage_error_from(e);
     }
@@ -244,8 +245,8 @@ int run(const run_flags& f, const global_options& g) {
     }
     return 0;
   }
-  if (f.duet && !scenario)  // after the builds, which kept both cores busy
-    if (const std::string why = exec::duet_cores_busy(exec::choose_duet_cores(f.pin)); !why.empty()) throw usage_error(why);
+  if (duet_cores)  // after the builds, which kept both cores busy
+    if (const std::string why = exec::duet_cores_busy(*duet_cores); !why.empty()) throw usage_error(why);
   const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id, {{"counts", f.counts}});
   if (!g.quiet && !g.json)
     fmt::print(stderr, "experiment {}: {} arms{} × {} benchmark(s), {} warm-up + {}{} rounds, seed {}{}\n", id, plan.arms.size(),

@@ -2,7 +2,6 @@
 #include "harness/core/sample_source.hpp"
 
 #include "harness/core/errors.hpp"
-#include "harness/exec/duet.hpp"
 
 namespace abtest {
 
@@ -32,13 +31,14 @@ exec::sample_outcome process_source::run(const arm_plan& arm, const benchmark_sp
 
 std::pair<exec::sample_outcome, exec::sample_outcome> process_source::run_pair(const arm_plan& a, const arm_plan& b,
                                                                                const benchmark_spec& bench, int round, bool) {
-  exec::duet_cores cores;
-  try {
-    cores = exec::choose_duet_cores(plan_.pin);
-  } catch (const std::invalid_argument& e) {
-    throw usage_error_from(e);
+  if (!cores_) {
+    try {
+      cores_ = exec::choose_duet_cores(plan_.pin);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error_from(e);
+    }
   }
-  exec::duet_pair p = exec::run_duet(invocation(a, bench), invocation(b, bench), cores, round);
+  exec::duet_pair p = exec::run_duet(invocation(a, bench), invocation(b, bench), *cores_, round);
   p.a.context["duet"] = {{"cpu", p.cpu_a}, {"overlap_s", p.overlap_s}};
   p.b.context["duet"] = {{"cpu", p.cpu_b}, {"overlap_s", p.overlap_s}};
   return {std::move(p.a), std::move(p.b)};

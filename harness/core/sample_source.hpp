@@ -3,9 +3,11 @@
 
 #include "harness/core/manifest.hpp"
 #include "harness/core/plan.hpp"
+#include "harness/exec/duet.hpp"
 #include "harness/exec/executor.hpp"
 #include "harness/exec/sample.hpp"
 
+#include <optional>
 #include <utility>
 
 namespace abtest {
@@ -41,6 +43,7 @@ class process_source : public sample_source {
 
   const manifest& m_;
   const run_plan& plan_;
+  std::optional<exec::duet_cores> cores_;  // chosen at the first pair, from plan.pin
 };
 
 }  // namespace abtest
