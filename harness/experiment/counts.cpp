@@ -27,10 +27,20 @@ std::vector<const benchmark_spec*> counted_benchmarks(const manifest& m, const r
   return out;
 }
 
-counts::counts_options counts_options_for(const manifest& m, const run_plan& plan, const arm_plan& arm,
-                                          const benchmark_spec& bench) {
+namespace {
+
+// The run's params with the benchmark's counts params over them.
+std::map<std::string, std::string> counts_params(const run_plan& plan, const benchmark_spec& bench) {
   std::map<std::string, std::string> params = plan.params;
   for (const auto& [k, v] : bench.counts.params) params[k] = v;
+  return params;
+}
+
+}  // namespace
+
+counts::counts_options counts_options_for(const manifest& m, const run_plan& plan, const arm_plan& arm,
+                                          const benchmark_spec& bench) {
+  std::map<std::string, std::string> params = counts_params(plan, bench);
   counts::counts_options o;
   o.argv = expand_command(bench, arm.bin, params, arm.programs);
   params["bin"] = arm.bin.string();
@@ -66,9 +76,7 @@ std::vector<std::string> measure_counts(db::results_store& store, const manifest
       rec.experiment_id = id;
       rec.arm_idx = arm;
       rec.benchmark = bench->name;
-      std::map<std::string, std::string> params = plan.params;
-      for (const auto& [k, v] : bench->counts.params) params[k] = v;
-      rec.spec = {{"argv", o.argv}, {"params", params}, {"region", o.region}, {"args", bench->counts.args},
+      rec.spec = {{"argv", o.argv}, {"params", counts_params(plan, *bench)}, {"region", o.region}, {"args", bench->counts.args},
                   {"rename", bench->counts.rename}};
       rec.wall_s = r.cachegrind_wall_s + r.dhat_wall_s;
       if (r.counts) {
