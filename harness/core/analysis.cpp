@@ -59,9 +59,10 @@ void check_correctness(const run_plan& plan, const std::vector<sample_row>& samp
   }
 }
 
-bool all_positive(const std::vector<double>& xs) {
-  return std::all_of(xs.begin(), xs.end(), [](double x) { return x > 0 && std::isfinite(x); });
-}
+// A value a log ratio can be taken of.
+bool positive(double x) { return x > 0 && std::isfinite(x); }
+
+bool all_positive(const std::vector<double>& xs) { return std::all_of(xs.begin(), xs.end(), positive); }
 
 // The metric names `bench` reported in any of `arms`.
 std::set<std::string> reported_metrics(const sample_index& index, const std::string& bench, const std::vector<int>& arms) {
@@ -107,7 +108,7 @@ void add_layout_rows(const run_plan& plan, const sample_index& index, const std:
     };
     std::vector<int> complete;
     for (int r : rounds)
-      if (std::all_of(arms.begin(), arms.end(), [&](int a) { const double v = value(a, r); return v > 0 && std::isfinite(v); }))
+      if (std::all_of(arms.begin(), arms.end(), [&](int a) { return positive(value(a, r)); }))
         complete.push_back(r);
     if (complete.empty()) continue;
     stats::layout_samples base(base_arms.size()), cand(cand_arms.size());
