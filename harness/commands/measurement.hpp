@@ -1,5 +1,6 @@
 // The measurement flags that run, matrix, bisect, noise-floor and check share — --rounds, --margin,
-// --param, --simulate, --seed, --jobs — declared once and checked once (DESIGN §9).
+// --param, --simulate, --seed, --jobs — declared once and checked once (DESIGN §9); and the
+// evidence flags of run, matrix and bisect — --layouts, --duet, --counts, --pin (issue #16).
 //
 // Example (a command's registration, then its action):
 //   add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)"});
@@ -52,5 +53,25 @@ struct measurement {
   int jobs = 0;
 };
 measurement resolve_measurement(const measurement_flags& f, const manifest& m, rounds_rule rule);
+
+// Beyond the timings (issue #16): seeded relinks per variant, both arms at once, Valgrind counts.
+struct evidence_flags {
+  int layouts = 0;
+  bool duet = false, counts = false;
+  std::string pin{};
+};
+// `command` words the help: "variant" for run, "configuration" for matrix, …
+void add_evidence_options(CLI::App* cmd, evidence_flags& f, const std::string& duet_help, const std::string& counts_help);
+
+// What the flags need, checked before anything is built (usage errors, exit 2): at least 2 layouts;
+// fixed rounds (not adaptive) for --layouts and --duet; a warm-up for --duet (it checks there that
+// the benchmark uses one core) and two CPUs; Valgrind and no scenario for --counts; a valid --pin.
+struct evidence_context {
+  bool simulated = false;
+  bool adaptive = false;  // the command's rounds are adaptive (run --adaptive, bisect without --rounds)
+  int warmups = 1;
+  std::string adaptive_fix;  // what to give instead, e.g. "give --rounds"
+};
+void check_evidence(const evidence_flags& f, const evidence_context& c);
 
 }  // namespace abtest::cli

@@ -53,7 +53,7 @@ analysis_result measure_layouts(const noise_flags& f, const global_options& g, c
     if (!built.outcome.ok)
       throw user_error(exit_code::build_failed, fmt::format("the build of {} failed — last lines of {}:\n{}", built.outcome.key,
                                                             built.outcome.log_path.string(), built.outcome.log_tail));
-    plan.arms = layout_arms(m, plan, arm_for(m, v, built), built.outcome, 2 * f.layouts, ctx);
+    plan.arms = layout_arms(m, plan, arm_for(m, v, built), built.outcome, 2 * f.layouts, store, ctx);
   }
   for (int k = f.layouts; k < 2 * f.layouts; ++k) plan.arms[k].key += "~layouts";
   for (auto& a : plan.arms) a.role = a.key == arm.key ? "baseline" : "candidate";

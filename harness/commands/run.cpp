@@ -12,7 +12,6 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/core/variant.hpp"
-#include "harness/exec/cpu_list.hpp"
 #include "harness/exec/duet.hpp"
 #include "harness/exec/host.hpp"
 #include "harness/experiment/counts.hpp"
@@ -28,10 +27,9 @@ struct run_flags {
   std::vector<std::string> toggles, variants, benches, metrics;
   std::string baseline = "base";
   int max_rounds = 50, warmups = -1;
-  bool adaptive = false, fail_on_regression = false, resume = false, counts = false, duet = false;
-  int layouts = 0;
+  bool adaptive = false, fail_on_regression = false, resume = false;
   std::string resume_id;
-  std::string pin;
+  evidence_flags evidence;  // --layouts, --duet, --counts, --pin
   measurement_flags measure;  // --rounds (default 10), --margin, --param, --simulate, --seed, --jobs
   std::string command_line;
 };
@@ -122,23 +120,15 @@ int run(const run_flags& f, const global_options& g) {
   if (f.toggles.empty() && f.variants.empty())
     throw usage_error("nothing to compare — give --toggle ID[=LEVEL] (repeatable) or --variant SPEC");
   const measurement mm = resolve_measurement(f.measure, m, rounds_rule::paired);
-  if (f.counts && scenario) throw usage_error("--counts runs the benchmarks under Valgrind: leave out --simulate");
-  if (f.counts) require_valgrind();
+  const evidence_flags& ev = f.evidence;
   if (f.adaptive && f.max_rounds < 10) throw usage_error("--max-rounds must be at least 10 with --adaptive (the sequence starts at 10)");
-  if (f.layouts == 1 || f.layouts < 0)
-    throw usage_error(fmt::format("--layouts {}: give at least 2 layouts per variant (5 is a good start), or leave it out", f.layouts));
-  if (f.layouts > 0 && f.adaptive)
-    throw usage_error("--layouts and --adaptive do not go together yet: the always-valid sequence is one-level — give --rounds");
-  if (f.duet && (f.toggles.empty() ? 0 : 1) + f.variants.size() != 1)
+  const benchmark_spec* first = f.benches.empty() ? &m.benchmarks.front() : m.find_benchmark(f.benches.front());
+  const int warmups = f.warmups >= 0 ? f.warmups : first ? first->warmups : 1;
+  check_evidence(ev, {scenario.has_value(), f.adaptive, warmups, "give --rounds, not --adaptive"});
+  if (ev.duet && (f.toggles.empty() ? 0 : 1) + f.variants.size() != 1)
     throw usage_error("--duet runs a baseline and one candidate side by side — give one candidate (--toggle … or one --variant)");
   std::optional<exec::duet_cores> duet_cores;
-  if (f.duet && !scenario) {
-    try {
-      duet_cores = exec::choose_duet_cores(f.pin);  // fewer than two CPUs: say so before building anything
-    } catch (const std::invalid_argument& e) {
-      throw usage_error_from(e);
-    }
-  }
+  if (ev.duet && !scenario) duet_cores = exec::choose_duet_cores(ev.pin);
 
   const variant baseline = parse_variant_spec(f.baseline, m);
   std::vector<variant> candidates;
@@ -160,28 +150,23 @@ int run(const run_flags& f, const global_options& g) {
   plan.warmups = f.warmups >= 0 ? f.warmups : m.find_benchmark(plan.benchmarks.front())->warmups;
   plan.seed = mm.seed;
   plan.margin = mm.margin;
-  plan.pin = f.pin;
+  plan.pin = ev.pin;
   plan.monitor_metrics = f.metrics;
   plan.simulate = mm.simulate;
-  plan.layouts = f.layouts;
-  plan.duet = f.duet;
-  if (f.duet && f.adaptive) throw usage_error("--duet takes a fixed number of rounds — give --rounds, not --adaptive");
-  if (f.duet && plan.rounds % 4 != 0) {
+  plan.layouts = ev.layouts;
+  plan.duet = ev.duet;
+  if (ev.duet && plan.rounds % 4 != 0) {
     // Each block of four rounds holds every combination of core and start order (plan.hpp).
     plan.rounds += 4 - plan.rounds % 4;
     if (!g.quiet && !g.json) fmt::print(stderr, "note: --duet balances cores and start order over blocks of 4: {} rounds\n", plan.rounds);
   }
-  if (f.duet && !scenario && plan.warmups < 1)
-    throw usage_error("--duet checks in the warm-ups, run alone, that each benchmark uses one core — give --warmups 1 or more");
-  if (!f.pin.empty() && exec::parse_cpu_list(f.pin).cpus.empty())
-    throw usage_error(fmt::format("--pin {}: {} — e.g. --pin 1 or --pin 0,2-3", f.pin, exec::parse_cpu_list(f.pin).error));
 
   std::vector<std::string> notes;
   for (const auto& c : candidates)
     for (const auto& id : inert_toggles(m, c))
       notes.push_back(fmt::format("note: {} is inert on this host (requires {}; none found) — it builds but cannot change what runs",
                                   id, fmt::join(m.toggle(id).requires_caps, ", ")));
-  for (const auto& w : exec::noise_warnings(exec::read_noise_inputs(f.pin)))
+  for (const auto& w : exec::noise_warnings(exec::read_noise_inputs(ev.pin)))
     if (!g.quiet && !g.json) fmt::print(stderr, "warning: {}\n", w);
 
   auto store = open_store(db_path(g, &m));
@@ -195,8 +180,8 @@ int run(const run_flags& f, const global_options& g) {
   all.insert(all.end(), candidates.begin(), candidates.end());
   for (size_t i = 0; scenario && i < all.size(); ++i) {
     const arm_plan arm{all[i].key(m), all[i].levels, i == 0 ? "baseline" : "candidate", {}, {}, std::nullopt, {}, {}};
-    if (f.layouts == 0) plan.arms.push_back(arm);
-    for (auto& layout : seeded_layouts(arm, plan.seed, f.layouts)) plan.arms.push_back(std::move(layout));  // simulated
+    if (ev.layouts == 0) plan.arms.push_back(arm);
+    for (auto& layout : seeded_layouts(arm, plan.seed, ev.layouts)) plan.arms.push_back(std::move(layout));  // simulated
   }
   std::map<std::string, const build_outcome*> outcomes;  // by variant key, for --layouts
   std::map<std::string, recorded_build> builds;  // by build key: arms that differ only in env toggles share one
@@ -228,11 +213,11 @@ int run(const run_flags& f, const global_options& g) {
     outcomes[arm.key] = &o;
     plan.arms.push_back(std::move(arm));
   }
-  if (!scenario && f.layouts > 0 && plan.arms.size() >= 2) {
+  if (!scenario && ev.layouts > 0 && plan.arms.size() >= 2) {
     // Each variant that is measured becomes K arms, one per seeded relink of its programs.
     std::vector<arm_plan> arms;
     for (const auto& arm : plan.arms)
-      for (auto& layout : layout_arms(m, plan, arm, *outcomes.at(arm.key), f.layouts, ctx)) arms.push_back(std::move(layout));
+      for (auto& layout : layout_arms(m, plan, arm, *outcomes.at(arm.key), ev.layouts, store, ctx)) arms.push_back(std::move(layout));
     plan.arms = std::move(arms);
   }
   if (plan.arms.size() < 2 || variant_groups(plan).size() < 2) {
@@ -247,13 +232,13 @@ int run(const run_flags& f, const global_options& g) {
   }
   if (duet_cores)  // after the builds, which kept both cores busy
     if (const std::string why = exec::duet_cores_busy(*duet_cores); !why.empty()) throw usage_error(why);
-  const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id, {{"counts", f.counts}});
+  const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id, {{"counts", ev.counts}});
   if (!g.quiet && !g.json)
     fmt::print(stderr, "experiment {}: {} arms{} × {} benchmark(s), {} warm-up + {}{} rounds, seed {}{}\n", id, plan.arms.size(),
                plan.layouts > 0 ? fmt::format(" ({} variants × {} layouts)", plan.arms.size() / plan.layouts, plan.layouts) : "",
                plan.benchmarks.size(), plan.warmups, f.adaptive ? "up to " : "", plan.rounds, plan.seed,
                plan.duet ? " · duet: both arms at once, one core each" : "");
-  if (f.counts)
+  if (ev.counts)
     for (auto& warning : measure_counts(store, m, plan, id, ctx)) notes.push_back(std::move(warning));
   std::vector<sample_row> samples;
   process_source real(m, plan);
@@ -284,12 +269,9 @@ static const registrar reg(20, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--max-rounds", f->max_rounds, "cap on rounds with --adaptive (default 50)");
   cmd->add_option("--metric", f->metrics, "with --adaptive: the metrics that must be decisive (default: each total)");
   cmd->add_option("--warmups", f->warmups, "warm-up invocations per arm and benchmark (default: the manifest's, 1)");
-  cmd->add_option("--pin", f->pin, "CPU list the benchmarks run on, e.g. 1 or 0,2-3");
-  cmd->add_option("--layouts", f->layouts,
-                  "link each variant K times with seeded code layouts; the verdict carries the layout variance (issue #16)");
-  cmd->add_flag("--duet", f->duet, "run baseline and candidate at the same time, one core each, swapped every round");
+  add_evidence_options(cmd, f->evidence, "run baseline and candidate at the same time, one core each, swapped every round",
+                       "also run each arm's benchmarks once under Valgrind: exact counts and a mechanism block per moved verdict");
   cmd->add_flag("--fail-on-regression", f->fail_on_regression, "exit 1 when a metric is SLOWER");
-  cmd->add_flag("--counts", f->counts, "also run each arm's benchmarks once under Valgrind: exact counts and a mechanism block per moved verdict");
   add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)",
                                             .margin_help = "practical margin in percent for SAME (default 1)"});
   cmd->add_option("--resume", f->resume_id, "continue an incomplete experiment (default: the latest)")->expected(0, 1);

@@ -113,8 +113,44 @@ std::vector<arm_plan> seeded_layouts(const arm_plan& arm, std::uint64_t experime
   return arms;
 }
 
+namespace {
+
+// The build row of one relinked layout: the build it relinks, with the layout's programs, folder,
+// link time and seed.
+db::build_record layout_build(db::results_store& store, const arm_plan& layout, double link_s, std::size_t links) {
+  db::build_record rec;
+  if (layout.build_id)
+    if (auto of = store.find_build(*layout.build_id)) rec = std::move(*of);
+  rec.id = 0;
+  rec.uuid.clear();
+  rec.variant = layout.key;
+  rec.levels = layout.levels;
+  rec.started_at = std::chrono::system_clock::now() - std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                                          std::chrono::duration<double>(link_s));
+  rec.duration_s = link_s;
+  rec.status = db::build_status::ok;
+  rec.binaries.clear();
+  for (const auto& [target, path] : layout.programs) {
+    rec.binaries.push_back({target, path.string(), sha256_file(path)});
+    rec.build_dir = path.parent_path().string();
+  }
+  rec.objects_compiled = 0;
+  rec.cache_hits = rec.cache_misses = std::nullopt;
+  rec.links = static_cast<std::int64_t>(links);
+  rec.log_path = rec.log_tail = std::nullopt;
+  nlohmann::json details = rec.details.is_object() ? rec.details : nlohmann::json::object();
+  details.erase("compiled");
+  details.erase("configured");
+  details["layout"] = {{"index", layout.layout}, {"seed", layout.layout_seed}, {"linker", "ld.lld --shuffle-sections"}};
+  if (layout.build_id) details["layout"]["of_build"] = *layout.build_id;
+  rec.details = std::move(details);
+  return rec;
+}
+
+}  // namespace
+
 std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const arm_plan& arm, const build_outcome& o,
-                                  int k, const experiment_context& ctx) {
+                                  int k, db::results_store& store, const experiment_context& ctx) {
   std::vector<arm_plan> arms = seeded_layouts(arm, plan.seed, k);
   std::vector<std::uint64_t> seeds;
   for (const auto& a : arms) seeds.push_back(a.layout_seed);
@@ -126,7 +162,7 @@ std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const
   if (targets.empty())
     throw usage_error(fmt::format("--layouts relinks the benchmarks' programs, and no benchmark of this run names one as "
                                   "{{bin}}/NAME — write the program that way in the manifest's command"));
-  double link_s = 0;
+  std::vector<double> link_s(arms.size(), 0.0);
   for (const auto& target : targets) {
     std::vector<layout_link> links;
     try {
@@ -136,13 +172,19 @@ std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const
     }
     for (const auto& l : links) {
       arms[l.index].programs[target] = l.program;
-      link_s += l.link_s;
+      link_s[l.index] += l.link_s;
     }
   }
-  for (auto& a : arms) a.binaries_digest = programs_digest(m, a);
+  double total_s = 0;
+  for (std::size_t i = 0; i < arms.size(); ++i) {
+    auto& a = arms[i];
+    a.binaries_digest = programs_digest(m, a);
+    a.build_id = store.insert_build(layout_build(store, a, link_s[i], targets.size()));
+    total_s += link_s[i];
+  }
   ctx.report(progress::kind::build_done,
              fmt::format("  linked {} layouts of {} ({} program{}) in {:.1f} s", k, arm.key, targets.size(),
-                         targets.size() == 1 ? "" : "s", link_s));
+                         targets.size() == 1 ? "" : "s", total_s));
   return arms;
 }
 
@@ -171,6 +213,7 @@ std::optional<double> last_build_seconds(db::results_store& store, const std::st
   const auto builds = store.list_builds();  // oldest first
   for (auto b = builds.rbegin(); b != builds.rend() && !alike; ++b) {
     if (b->variant != key || b->status != db::build_status::ok || b->machine_id != machine_id || !b->duration_s) continue;
+    if (b->details.contains("layout")) continue;  // a relink of a build (--layouts), not a build
     if (!any) any = b->duration_s;
     if (b->details.value("configured", false) == configured) alike = b->duration_s;
   }

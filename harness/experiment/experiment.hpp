@@ -58,10 +58,12 @@ std::vector<arm_plan> seeded_layouts(const arm_plan& arm, std::uint64_t experime
 // orders (harness/build/layouts.hpp) — only the link repeats — as `k` arms of the same key whose
 // programs are the relinked ones, each with its layout index and seed (from plan.seed and the key)
 // and its own digest. The programs go to <build folder>/layouts/<seed of layout 0>/<k>/, so a resumed
-// experiment finds them. Reports the links to `ctx`; throws user_error (exit 2) with what to do
-// when the build cannot be relinked (no lld, not Ninja, no link step).
+// experiment finds them. Each layout is recorded in `store` as a build of its own (a link: its
+// programs and hashes, `details.layout` = {of_build, index, seed}), which the arm then names, so the
+// seeds are stored with the builds. Reports the links to `ctx`; throws user_error (exit 2) with what
+// to do when the build cannot be relinked (no lld, not Ninja, no link step).
 std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const arm_plan& arm, const build_outcome& o,
-                                  int k, const experiment_context& ctx);
+                                  int k, db::results_store& store, const experiment_context& ctx);
 
 // The build record's `details` (system, tool, {bin}, patches, compiled sources, notes) and the
 // one-line summary of what a build cost ("built 12.3 s, 2 compiled, 31 from the cache, 2 linked").

@@ -53,6 +53,21 @@ TEST(run_layouts, each_variant_runs_as_k_relinked_arms_and_the_work_verdict_is_e
   const double share = (*time)["layouts"]["share"].get<double>();
   EXPECT_TRUE(share >= 0.0 && share <= 1.0) << share;
 
+  // The seeds are stored with the builds: each layout arm names a build row of its own (the relink),
+  // whose details carry the layout's index and seed and the build it relinked.
+  const fs::path db = tmp / "results.db";
+  const std::string id = j["experiment"];
+  const std::string arms_and_builds = " FROM arm a JOIN build b ON b.id = a.build_id JOIN experiment e ON e.id = a.experiment_id "
+                                      "WHERE a.experiment_id = '" + id + "'";
+  EXPECT_EQ(query_int(db, "SELECT count(DISTINCT a.build_id)" + arms_and_builds +
+                              " AND json_extract(b.details, '$.layout.of_build') IS NOT NULL"), 6);
+  EXPECT_EQ(query_int(db, "SELECT count(*)" + arms_and_builds +
+                              " AND json_extract(b.details, '$.layout.seed') = json_extract(e.config, '$.arms[' || a.idx || '].layout.seed')"
+                              " AND json_extract(b.details, '$.layout.index') = a.idx % 3 AND b.variant = a.variant"), 6);
+  EXPECT_EQ(query_int(db, "SELECT count(*) FROM build b JOIN build_binary bb ON bb.build_id = b.id "
+                          "WHERE json_extract(b.details, '$.layout.seed') IS NOT NULL AND bb.path LIKE '%/layouts/%'"), 6)
+      << "each relink row lists its relinked program (planted-bench), hashed";
+
   // Three relinked programs per variant, each a different binary (the sections were shuffled).
   for (const char* key : {"base", "SLOW"}) {
     std::set<std::string> programs;
