@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -15,7 +16,10 @@
 #include "harness/core/analysis.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
+#include "harness/counts/count_set.hpp"
+#include "harness/counts/mechanism_format.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/report/mechanisms.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/search/toggle_bisect.hpp"
 
@@ -41,6 +45,14 @@ std::string create_parent(db::results_store& store, const manifest& m, const std
   config["metric"] = s.metric;
   config["role"] = "search";
   return create_experiment(store, &m, plan, s.command_line, current_machine(store), config);
+}
+
+void apply_evidence(const bisect_flags& f, bool simulated, int warmups, oracle_settings& s) {
+  check_evidence(f.evidence, {simulated, f.measure.rounds == 0, warmups, "give --rounds N, the rounds of every comparison"});
+  s.layouts = f.evidence.layouts;
+  s.duet = f.evidence.duet;
+  s.counts = f.evidence.counts;
+  s.pin = f.evidence.pin;
 }
 
 namespace {
@@ -98,6 +110,7 @@ void resolve(const bisect_flags& f, const global_options& g, toggle_request& q) 
     q.s.scenario = &*q.scenario;
   }
   q.s.command_line = g.command_line;
+  apply_evidence(f, q.scenario.has_value(), q.s.warmups, q.s);
 }
 
 // --- build arms: what the search may vary ------------------------------------------------------
@@ -134,6 +147,83 @@ search_space build_arms(const toggle_request& q, variant_arms& arms) {
   return out;
 }
 
+// --- counts screen (--counts) -----------------------------------------------------------------
+
+// Issue #16: a first screen in Valgrind's exact counts. `from`, `to`, and for each toggle the search
+// may vary `from` with it and `to` without it are counted once (one experiment, no timing). A toggle
+// with which no count moves at either end (counts::moved_counts) is not timed: its binaries differ,
+// but not the work they do. Both ends, so that a toggle acting only together with another one is
+// still timed. Never a verdict — whatever moves is timed as without the screen — and blind to what
+// Valgrind cannot see (GPU work, waiting, threads contending), which a user of --counts accepts.
+struct counts_screen {
+  std::string experiment;
+  std::vector<std::string> not_timed;               // toggle ids
+  std::map<std::string, counts::mechanism> blocks;  // term ("A1=4", "PAIR1*PAIR2") → `from` with it vs `from`
+  std::map<std::string, search::factor> factors;    // by name ("A1=4"): what a term sets
+};
+
+counts_screen screen_counts(const toggle_request& q, variant_arms& arms, experiment_oracle& oracle, db::results_store& store,
+                            search_space& space) {
+  counts_screen out;
+  const auto factors = search::differing_factors(search_toggles(q.m), q.from.levels, q.to.levels, space.opts.exclude);
+  if (factors.empty()) return out;
+  for (const auto& fac : factors) out.factors.emplace(fac.name, fac);
+  std::vector<arm_plan> plan_arms{space.from};
+  std::vector<std::pair<int, int>> ends;  // per factor: its arm with `from`, its arm without it from `to`
+  const auto add = [&](const search::levels& levels) {  // each variant counted once
+    const auto arm = arms(levels);
+    if (!arm) return -1;
+    for (std::size_t i = 0; i < plan_arms.size(); ++i)
+      if (plan_arms[i].key == arm->key) return static_cast<int>(i);
+    plan_arms.push_back(*arm);
+    return static_cast<int>(plan_arms.size()) - 1;
+  };
+  const int to_arm = add(q.to.levels);
+  for (const auto& fac : factors) {
+    search::levels with = q.from.levels, without = q.to.levels;
+    with[fac.toggle] = fac.high;
+    if (const auto it = q.from.levels.find(fac.toggle); it != q.from.levels.end()) without[fac.toggle] = it->second;
+    else without.erase(fac.toggle);
+    ends.emplace_back(add(with), add(without));
+  }
+  const arm_set_result r = oracle.run_arms(plan_arms, 0, "bisect", {{"role", "counts-screen"}});
+  out.experiment = r.experiment_id;
+  const std::string bench = benchmark_of(q.s.metric);
+  std::map<int, counts::count_set> counted;
+  std::map<int, nlohmann::json> spec;
+  for (const auto& c : store.list_counts(r.experiment_id))
+    if (c.benchmark == bench && c.counts) {
+      counted.emplace(c.arm_idx, counts::count_set_from_json(*c.counts));
+      spec.emplace(c.arm_idx, c.spec);
+    }
+  const auto moved = [&](int base, int cand) -> std::optional<bool> {  // nullopt: not counted
+    if (base < 0 || cand < 0 || !counted.count(base) || !counted.count(cand)) return std::nullopt;
+    return !counts::moved_counts(counted.at(base), counted.at(cand)).empty();
+  };
+  for (std::size_t i = 0; i < factors.size(); ++i) {
+    const auto [with, without] = ends[i];
+    if (with >= 0 && counted.count(0) && counted.count(with)) {
+      counts::diff_options o;
+      o.rename = report::rename_rules(spec.at(with));
+      auto block = counts::diff_counts(counted.at(0), counted.at(with), o);
+      block.base_label = space.from.key;
+      block.candidate_label = plan_arms[static_cast<std::size_t>(with)].key;
+      out.blocks.emplace(factors[i].name, std::move(block));
+    }
+    const auto at_from = moved(0, with), at_to = moved(to_arm, without);
+    if (at_from && at_to && !*at_from && !*at_to) {
+      out.not_timed.push_back(factors[i].toggle);
+      space.opts.exclude.push_back(factors[i].toggle);
+    }
+  }
+  if (!out.not_timed.empty())
+    space.notes.push_back(fmt::format("counts screen ({}): no count moved with {} at either end — not timed", out.experiment,
+                                      fmt::join(out.not_timed, ", ")));
+  else
+    space.notes.push_back(fmt::format("counts screen ({}): every toggle moved a count — all timed", out.experiment));
+  return out;
+}
+
 // --- search ----------------------------------------------------------------------------------
 
 search::bisect_report run_search(const toggle_request& q, experiment_oracle& oracle, const search::search_options& opts) {
@@ -158,10 +248,11 @@ struct toggle_outcome {
   bool regression = false;  // the overall verdict, or a supported term, makes the metric worse
   std::vector<std::string> notes;
   double wall_s = 0;
+  counts_screen screen;  // --counts: the mechanism blocks of the culprits' toggles
 };
 
 toggle_outcome attribute(std::string parent, const std::string& metric, search::bisect_report r, std::vector<std::string> notes) {
-  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0};
+  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, {}};
   const stats::better better = metric_direction(metric);
   o.split = search::split_by_direction(o.r, better);
   // A supported term that makes the metric worse (a time rise, a rate fall) is a regression, whichever
@@ -197,12 +288,50 @@ void store_outcome(db::results_store& store, const toggle_outcome& o, double sea
 
 // --- report ----------------------------------------------------------------------------------
 
-nlohmann::json terms_json(const std::vector<search::culprit>& list) {
+// The mechanism block of a term (`from` with the term's toggles vs `from`), when it was counted.
+std::vector<const counts::mechanism*> term_blocks(const search::culprit& c, const counts_screen& screen) {
+  if (const auto it = screen.blocks.find(term_name(c.toggles)); it != screen.blocks.end()) return {&it->second};
+  return {};
+}
+
+// An interaction's block needs the configuration with all of its toggles, which the screen did not
+// count: counted now (one more Valgrind run each; `from` is reused), like the screen, as an experiment.
+void count_interactions(const toggle_request& q, const arm_plan& from, variant_arms& arms, experiment_oracle& oracle,
+                        db::results_store& store, const search::attribution& split, counts_screen& screen) {
+  const std::string bench = benchmark_of(q.s.metric);
+  for (const auto* list : {&split.culprits, &split.offsets})
+    for (const auto& c : *list) {
+      const std::string term = term_name(c.toggles);
+      if (c.toggles.size() < 2 || screen.blocks.count(term)) continue;
+      search::levels levels = q.from.levels;
+      for (const auto& name : c.toggles)
+        if (const auto it = screen.factors.find(name); it != screen.factors.end()) levels[it->second.toggle] = it->second.high;
+      const auto arm = arms(levels);
+      if (!arm) continue;
+      const arm_set_result r = oracle.run_arms({from, *arm}, 0, "bisect", {{"role", "counts-term"}});
+      std::optional<db::counts_record> base, cand;
+      for (const auto& rec : store.list_counts(r.experiment_id))
+        if (rec.benchmark == bench && rec.counts) (rec.arm_idx == 0 ? base : cand) = rec;
+      if (!base || !cand) continue;
+      counts::diff_options o;
+      o.rename = report::rename_rules(cand->spec);
+      auto block = counts::diff_counts(counts::count_set_from_json(*base->counts), counts::count_set_from_json(*cand->counts), o);
+      block.base_label = from.key;
+      block.candidate_label = arm->key;
+      screen.blocks.emplace(term, std::move(block));
+    }
+}
+
+nlohmann::json terms_json(const std::vector<search::culprit>& list, const counts_screen& screen) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& c : list) {
     nlohmann::json j = {{"toggles", c.toggles}, {"effect", c.effect}, {"ci_low", c.ci_low}, {"ci_high", c.ci_high},
                         {"ratio", std::exp(c.effect)}};
     if (c.confirmed) j["confirmed"] = *c.confirmed;
+    if (!screen.experiment.empty()) {
+      j["mechanisms"] = nlohmann::json::array();
+      for (const auto* block : term_blocks(c, screen)) j["mechanisms"].push_back(counts::to_json(*block));
+    }
     out.push_back(std::move(j));
   }
   return out;
@@ -215,9 +344,12 @@ nlohmann::json to_json(const toggle_outcome& o) {
           {"metric", o.metric},
           {"verdict", stats::to_string(o.r.overall.verdict)},
           {"ratio", o.r.overall.estimate.ratio()},
-          {"culprits", terms_json(o.split.culprits)},
-          {"offsets", terms_json(o.split.offsets)},
-          {"rejected", terms_json(o.split.rejected)},
+          {"culprits", terms_json(o.split.culprits, o.screen)},
+          {"offsets", terms_json(o.split.offsets, o.screen)},
+          {"rejected", terms_json(o.split.rejected, o.screen)},
+          {"counts_screen", o.screen.experiment.empty() ? nlohmann::json(nullptr)
+                                                        : nlohmann::json{{"experiment", o.screen.experiment},
+                                                                         {"not_timed", o.screen.not_timed}}},
           {"skipped", o.r.skipped},
           {"runs", o.r.runs},
           {"full_matrix_runs", o.r.full_matrix_runs},
@@ -237,13 +369,20 @@ std::string to_text(const toggle_outcome& o) {
   out += fmt::format("method: {}; {} comparisons, {} runs (the full matrix: {} runs); {:.1f} s\n", r.method, r.comparisons, r.runs,
                      r.full_matrix_runs, o.wall_s);
   if (o.split.culprits.empty()) out += "no culprit\n";
+  const auto mechanisms = [&](const search::culprit& c) {
+    std::string text;
+    for (const auto* block : term_blocks(c, o.screen)) text += "  " + counts::format_terminal(*block, {.indent = "    "});
+    return text;
+  };
   for (const auto& c : o.split.culprits)
     out += fmt::format("culprit {:<24} ratio {:.4f} (CI {:.4f}–{:.4f})\n", term_name(c.toggles), std::exp(c.effect), std::exp(c.ci_low),
-                       std::exp(c.ci_high));
+                       std::exp(c.ci_high)) +
+           mechanisms(c);
   for (const auto& c : o.split.offsets)
     out += fmt::format("offset  {:<24} ratio {:.4f} (CI {:.4f}–{:.4f}) — pulls the other way ({})\n", term_name(c.toggles),
                        std::exp(c.effect), std::exp(c.ci_low), std::exp(c.ci_high),
-                       stats::verdict_label(o.metric, c.effect * o.worse > 0 ? stats::verdict::slower : stats::verdict::faster));
+                       stats::verdict_label(o.metric, c.effect * o.worse > 0 ? stats::verdict::slower : stats::verdict::faster)) +
+           mechanisms(c);
   for (const auto& c : o.split.rejected)
     out += fmt::format("candidate {:<22} ratio {:.4f} — the confirmation A/Bs did not support it\n", term_name(c.toggles),
                        std::exp(c.effect));
@@ -261,18 +400,26 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   bo.targets = targets_for(q.m, {benchmark_of(q.s.metric)});  // only the program the metric comes from
   const experiment_context ctx = context_for(g);
   variant_arms arms(q.m, store, ctx, bo, q.scenario.has_value());
-  const search_space space = build_arms(q, arms);
+  search_space space = build_arms(q, arms);
 
   oracle_settings s = q.s;
   s.parent = create_parent(store, q.m, {space.from, arm_plan{q.to.key(q.m), q.to.levels, "candidate", {}, {}, std::nullopt, {}, {}}},
                            s, {{"from", q.from.key(q.m)}, {"to", q.to.key(q.m)}});
   experiment_oracle oracle(store, q.m, ctx, s, std::ref(arms));
+  oracle.set_relinker([&arms](const run_plan& plan, const arm_plan& arm, int k) { return arms.layouts(plan, arm, k); });
   if (!g.quiet && !g.json) fmt::print(stderr, "bisect {}: {} → {} on {}\n", s.parent, q.from.key(q.m), q.to.key(q.m), s.metric);
+  counts_screen screen;
+  if (s.counts) screen = screen_counts(q, arms, oracle, store, space);
   search::bisect_report r = run_search(q, oracle, space.opts);
-  const double wall_s = seconds_since(t0);
 
   toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes);
-  o.wall_s = wall_s;
+  if (s.counts) count_interactions(q, space.from, arms, oracle, store, o.split, screen);
+  for (const auto& n : oracle.notes()) o.notes.push_back(n);
+  o.screen = std::move(screen);
+  std::erase_if(o.r.skipped, [&](const std::string& t) {  // the screen's are listed apart, as not timed
+    return std::find(o.screen.not_timed.begin(), o.screen.not_timed.end(), t) != o.screen.not_timed.end();
+  });
+  o.wall_s = seconds_since(t0);
   store_outcome(store, o, space.opts.search_margin);
   if (g.json) std::cout << to_json(o).dump(2) << "\n";
   else if (!g.quiet) fmt::print("{}", to_text(o));
@@ -291,6 +438,9 @@ static const registrar reg(40, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--toggle,-t", f->toggles, "with --commits: the variant built at every commit (default: base)");
   add_measurement_options(cmd, f->measure, {.rounds_help = "fixed rounds per comparison and matrix (default: adaptive, 10–50; matrix 6)",
                                             .seed_help = "seed of the round orders (default: random, recorded)"});
+  add_evidence_options(cmd, f->evidence, "run each A/B comparison's two variants at once, one core each (needs --rounds)",
+                       "count the variants under Valgrind first: toggles with which no count moves are not timed; "
+                       "a mechanism block per culprit");
   cmd->callback([f, &g, &act] {
     act = [f, &g] {
       if (!f->commits.empty() && !f->measure.simulate.empty())

@@ -19,7 +19,12 @@ struct bisect_flags {
   std::vector<std::string> toggles;
   // --rounds (0: adaptive comparisons and a 6-round matrix), --margin, --param, --simulate, --seed, --jobs
   measurement_flags measure{.rounds = 0};
+  evidence_flags evidence;  // --layouts, --duet, --counts, --pin: for every comparison of the search
 };
+
+// The flags checked (check_evidence) and copied into the oracle's settings; `warmups` are the
+// benchmark's. Usage errors (exit 2) before anything is built.
+void apply_evidence(const bisect_flags& f, bool simulated, int warmups, oracle_settings& s);
 
 // The parent experiment of a search; `extra` goes into its config beside metric and role.
 std::string create_parent(db::results_store& store, const manifest& m, const std::vector<arm_plan>& ends,

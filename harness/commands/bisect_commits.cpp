@@ -12,7 +12,10 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/counts/mechanism_format.hpp"
 #include "harness/experiment/worktree.hpp"
+#include "harness/report/mechanisms.hpp"
+#include "harness/report/verdict_json.hpp"
 #include "harness/search/commit_bisect.hpp"
 
 namespace abtest::cli {
@@ -35,8 +38,19 @@ class commit_arms {
     if (built.outcome.ok) {
       arm = arm_for(at, v_, built);
       arm->key = fmt::format("{}@{}", v_.key(m_), sha.substr(0, 12));
+      built_.emplace(arm->key, std::pair{&at, built.outcome});
     }
     return cache_.emplace(sha, arm).first->second;
+  }
+
+  // The k layout arms of a commit's arm (experiment_oracle::relinker), linked once per seed.
+  std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k) {
+    auto& cached = layouts_[{arm.key, plan.seed}];
+    if (cached.empty()) {
+      const auto& [at, outcome] = built_.at(arm.key);
+      cached = layout_arms(*at, plan, arm, outcome, k, store_, ctx_);
+    }
+    return cached;
   }
 
  private:
@@ -47,6 +61,8 @@ class commit_arms {
   int jobs_;
   std::map<std::string, std::unique_ptr<manifest>> manifests_;
   std::map<std::string, std::optional<arm_plan>> cache_;
+  std::map<std::string, std::pair<const manifest*, build_outcome>> built_;  // by arm key
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<arm_plan>> layouts_;
 };
 
 // --- resolve ---------------------------------------------------------------------------------
@@ -73,9 +89,23 @@ void resolve(const bisect_flags& f, const global_options& g, commit_request& q) 
   q.s.params = q.mm.params;
   q.s.seed = q.mm.seed;
   q.s.command_line = g.command_line;
+  apply_evidence(f, false, q.s.warmups, q.s);
 }
 
 // --- report ----------------------------------------------------------------------------------
+
+// The mechanism blocks of the last comparison that measured `key` (its counts against GOOD's).
+std::vector<report::mechanism_entry> step_mechanisms(db::results_store& store, const experiment_oracle& oracle,
+                                                     const std::string& key) {
+  for (auto step = oracle.steps().rbegin(); step != oracle.steps().rend(); ++step) {
+    if (step->to != key || step->experiment_id.empty()) continue;
+    std::vector<std::string> variants;
+    if (const auto e = store.find_experiment(step->experiment_id))
+      for (const auto& arm : run_plan::from_json(e->config).arms) variants.push_back(arm.key);
+    return report::find_mechanisms(variants, store.list_verdicts(step->experiment_id), store.list_counts(step->experiment_id));
+  }
+  return {};
+}
 
 struct commit_outcome {
   std::string experiment;
@@ -86,6 +116,8 @@ struct commit_outcome {
   std::vector<std::size_t> candidates;                      // when the search could not narrow it to one
   int runs = 0;
   double wall_s = 0;
+  std::vector<report::mechanism_entry> mechanisms;  // --counts: the first bad commit's vs GOOD
+  std::vector<std::string> notes;                   // the oracle's (counts that failed)
 };
 
 nlohmann::json to_json(const commit_outcome& o) {
@@ -104,17 +136,26 @@ nlohmann::json to_json(const commit_outcome& o) {
     out["first_bad"] = range[*o.first_bad];
     out["subject"] = commit_subject(o.q.m, range[*o.first_bad]);
   }
+  if (o.q.s.counts) {
+    out["mechanisms"] = nlohmann::json::array();
+    for (const auto& e : o.mechanisms) out["mechanisms"].push_back(report::to_json(e));
+  }
+  out["notes"] = o.notes;
   return out;
 }
 
 std::string to_text(const commit_outcome& o) {
   const auto& range = o.q.range;
-  std::string out = fmt::format("{} vs {} on {}: {} (ratio {:.4f})\n", range.back().substr(0, 12), range.front().substr(0, 12),
+  std::string out;
+  for (const auto& n : o.notes) out += n + "\n";
+  out += fmt::format("{} vs {} on {}: {} (ratio {:.4f})\n", range.back().substr(0, 12), range.front().substr(0, 12),
                                 o.q.s.metric, stats::verdict_label(o.q.s.metric, o.overall.verdict), o.overall.estimate.ratio());
   std::vector<std::string> candidates;
   for (auto i : o.candidates) candidates.push_back(range[i]);
-  if (o.first_bad)
+  if (o.first_bad) {
     out += fmt::format("first bad commit: {} {}\n", range[*o.first_bad], commit_subject(o.q.m, range[*o.first_bad]));
+    for (const auto& e : o.mechanisms) out += counts::format_terminal(e.block, {.indent = "  "});
+  }
   else if (o.overall.verdict == stats::verdict::slower)
     out += fmt::format("the first bad commit is one of: {}\n", fmt::join(candidates, ", "));
   else
@@ -142,6 +183,7 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   if (!bad) throw user_error(exit_code::build_failed, fmt::format("BAD ({}) does not build — pick a bad commit that builds", range.back()));
   q.s.parent = create_parent(store, q.m, {*good, *bad}, q.s, {{"commits", range}, {"variant", q.v.key(q.m)}});
   experiment_oracle oracle(store, q.m, ctx, q.s, [](const search::levels&) { return std::nullopt; });
+  oracle.set_relinker([&arms](const run_plan& plan, const arm_plan& arm, int k) { return arms.layouts(plan, arm, k); });
 
   // Search. The three-valued comparison of DESIGN §7: SLOWER → bad, SAME/FASTER → good,
   // INCONCLUSIVE after a retry with more rounds → skip; an unbuildable commit → skip.
@@ -150,7 +192,7 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
     if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(*good, candidate, {q.mm.margin, 0.05, 1});
     return c;
   };
-  commit_outcome o{q.s.parent, q, compare(*bad), {}, std::nullopt, {}, 0, 0};
+  commit_outcome o{q.s.parent, q, compare(*bad), {}, std::nullopt, {}, 0, 0, {}, {}};
   if (o.overall.verdict == stats::verdict::slower) {
     const search::commit_bisect_result result = search::bisect_commits(range.size(), [&](std::size_t i) {
       const auto arm = arms(range[i]);
@@ -171,6 +213,10 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
     else o.candidates = result.candidates;
   }
   store.set_experiment_status(q.s.parent, db::experiment_status::complete, std::chrono::system_clock::now());
+  if (q.s.counts && o.first_bad)
+    if (const auto arm = arms(range[*o.first_bad]))
+      o.mechanisms = step_mechanisms(store, oracle, arm->key);
+  o.notes = oracle.notes();
   o.runs = oracle.runs();
   o.wall_s = seconds_since(t0);
   if (g.json) std::cout << to_json(o).dump(2) << "\n";

@@ -33,6 +33,7 @@ struct matrix_flags {
   std::vector<std::string> toggles, metrics, experiments;
   bool nightly = false, analyze = false;
   measurement_flags measure{.rounds = 6};  // --rounds, --margin, --param, --simulate, --seed, --jobs
+  evidence_flags evidence;                 // --layouts, --duet, --counts, --pin
 };
 
 // "I/N" with 0 ≤ I < N.
@@ -106,6 +107,19 @@ void resolve(const matrix_flags& f, const global_options& g, matrix_request& q) 
   for (const auto& run : q.d.runs) q.keys.push_back(variant_key(search::apply({}, q.factors, run), q.m));
   for (const auto& x : q.factors) factor_names.push_back(x.name);
   q.design = design_from_json(design_to_json(q.d, q.keys, factor_names));
+  const evidence_flags& ev = f.evidence;
+  check_evidence(ev, {q.scenario.has_value(), false, q.scenario ? 0 : q.m.benchmarks.front().warmups, ""});
+  if (ev.duet && (q.d.runs.size() != 2 || !f.canary.empty()))
+    throw usage_error(fmt::format("--duet runs two variants side by side, and this matrix has {} configurations{} — for one "
+                                  "comparison use `abtest run --duet`; `abtest bisect --duet` runs its A/B comparisons as duets",
+                                  q.d.runs.size(), f.canary.empty() ? "" : " and a canary"));
+  if (ev.layouts > 0 && !f.canary.empty())
+    throw usage_error("--layouts relinks the builds of this run, and the canary is a frozen build of another commit — "
+                      "leave out --canary or --layouts");
+  if (ev.layouts > 0)
+    q.notes.push_back(fmt::format("with --layouts the factorial fit's replicates are each configuration's {} layouts (means over "
+                                  "the rounds), so its σ̂ carries the between-layout variance",
+                                  ev.layouts));
 }
 
 oracle_settings settings_for(const matrix_flags& f, const global_options& g, const matrix_request& q) {
@@ -121,6 +135,10 @@ oracle_settings settings_for(const matrix_flags& f, const global_options& g, con
     s.scenario = &*q.scenario;
   }
   s.command_line = g.command_line;
+  s.layouts = f.evidence.layouts;
+  s.duet = f.evidence.duet;
+  s.counts = f.evidence.counts;
+  s.pin = f.evidence.pin;
   return s;
 }
 
@@ -190,7 +208,8 @@ matrix_effects attribute(const matrix_flags& f, matrix_request& q, const arm_set
       continue;
     }
     const search::shard_values v = design_values(q.design, r.plan, r.samples, r.analysis, metric);
-    std::vector<std::vector<double>> y(q.d.runs.size(), std::vector<double>(static_cast<std::size_t>(q.mm.rounds), NAN));
+    const int columns = r.plan.layouts > 0 ? r.plan.layouts : r.plan.rounds;  // design_values' replicates
+    std::vector<std::vector<double>> y(q.d.runs.size(), std::vector<double>(static_cast<std::size_t>(columns), NAN));
     for (std::size_t i = 0; i < v.configs.size(); ++i) y[v.configs[i]] = v.y[i];
     try {
       auto e = effects_report(metric, q.design, search::attribute(q.d, y, 0.05, q.mm.margin), search::measured_log_ratios(q.d, {v}));
@@ -216,8 +235,13 @@ struct matrix_outcome {
   matrix_effects effects;
   std::vector<std::string> notes;
   int rounds_done = 0;
+  std::vector<db::counts_record> counts;  // --counts: the configurations' Valgrind counts
 
-  report_input verdicts() const { return {r.experiment_id, r.plan, analysis, nullptr, rounds_done, false, false}; }
+  report_input verdicts() const {
+    report_input in{r.experiment_id, r.plan, analysis, nullptr, rounds_done, false, false};
+    if (!counts.empty()) in.counts = &counts;
+    return in;
+  }
 };
 
 nlohmann::json to_json(const matrix_outcome& o) {
@@ -236,7 +260,7 @@ nlohmann::json to_json(const matrix_outcome& o) {
 
 std::string to_text(const matrix_outcome& o) {
   std::string out;
-  for (const auto& n : o.notes) out += fmt::format("note: {}\n", n);
+  for (const auto& n : o.notes) out += n.rfind("warning: ", 0) == 0 ? n + "\n" : fmt::format("note: {}\n", n);
   return out + terminal_report(o.verdicts()) + o.effects.tables + "\n";
 }
 
@@ -258,13 +282,16 @@ int matrix(const matrix_flags& f, const global_options& g) {
   if (!f.group.empty()) extra["group"] = f.group;
   if (!f.canary.empty()) extra["canary"] = f.canary;
   experiment_oracle oracle(store, q.m, ctx, s, std::ref(arms));
+  oracle.set_relinker([&arms](const run_plan& plan, const arm_plan& arm, int k) { return arms.layouts(plan, arm, k); });
   if (!g.quiet && !g.json)
     fmt::print(stderr, "matrix: {} design, {} of {} configurations{}{}, {} rounds\n", f.design,
                built.arms.size() - (built.has_canary ? 1 : 0), q.d.runs.size(),
                q.shards > 1 ? fmt::format(" (shard {}/{})", q.shard, q.shards) : "", built.has_canary ? " + canary" : "", q.mm.rounds);
   const arm_set_result r = oracle.run_arms(built.arms, q.mm.rounds, s.kind, extra);
 
-  matrix_outcome o{s.kind, f.group, f.canary, q.shard, q.shards, q.design.json, built.skipped, r, r.analysis, attribute(f, q, r), {}, 0};
+  matrix_outcome o{s.kind, f.group, f.canary, q.shard, q.shards, q.design.json, built.skipped, r, r.analysis, attribute(f, q, r), {}, 0, {}};
+  if (s.counts) o.counts = store.list_counts(r.experiment_id);
+  for (const auto& n : oracle.notes()) q.notes.push_back(n);
   store.replace_effects(r.experiment_id, o.effects.records);
   // An old canary may compute another digest than today's base (the circuit changed since): that
   // is expected of a frozen build and does not fail the night; its timings are still its own.
@@ -294,6 +321,8 @@ static const registrar reg(35, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--metric", f->metrics, "metrics to attribute (repeatable; default: each benchmark's total)");
   add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 6)",
                                             .margin_help = "practical margin in percent for culprits (default 1)"});
+  add_evidence_options(cmd, f->evidence, "a design of two configurations only: run both at once, one core each",
+                       "also count each configuration under Valgrind: exact counts and a mechanism block per moved verdict");
   cmd->add_flag("--nightly", f->nightly, "record the experiment as the nightly matrix");
   cmd->add_option("--shard", f->shard, "I/N: run only shard I of N of the configurations (plus base), e.g. for a job array; "
                   "each term of the design is balanced within every shard");

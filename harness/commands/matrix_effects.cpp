@@ -77,23 +77,38 @@ recorded_design design_from_json(const nlohmann::json& j) {
 
 search::shard_values design_values(const recorded_design& design, const run_plan& plan, const std::vector<sample_row>& samples,
                                    const analysis_result& health, const std::string& metric) {
+  // A cell per configuration and replicate: the round without layouts; with --layouts the layout,
+  // whose value is its mean over the rounds (layouts are the replicates of a configuration).
+  const bool layouts = plan.layouts > 0;
+  const std::size_t columns = static_cast<std::size_t>(layouts ? plan.layouts : plan.rounds);
   search::shard_values out;
+  std::map<std::string, std::size_t> row_of_key;
   std::map<int, std::size_t> row_of_arm;
   for (std::size_t a = 0; a < plan.arms.size(); ++a) {
     const auto it = std::find(design.keys.begin(), design.keys.end(), plan.arms[a].key);
     if (it == design.keys.end()) continue;  // the canary, or an arm outside the design
-    row_of_arm[static_cast<int>(a)] = out.configs.size();
-    out.configs.push_back(static_cast<std::size_t>(it - design.keys.begin()));
-    out.y.emplace_back(static_cast<std::size_t>(plan.rounds), std::numeric_limits<double>::quiet_NaN());
+    auto [row, added] = row_of_key.emplace(plan.arms[a].key, out.configs.size());
+    if (added) {
+      out.configs.push_back(static_cast<std::size_t>(it - design.keys.begin()));
+      out.y.emplace_back(columns, std::numeric_limits<double>::quiet_NaN());
+    }
+    row_of_arm[static_cast<int>(a)] = row->second;
   }
+  std::vector<std::vector<std::pair<double, int>>> sums(out.y.size(), std::vector<std::pair<double, int>>(columns, {0.0, 0}));
   for (const auto& s : samples) {
     if (s.warmup || s.status != exec::sample_status::ok || s.round < 1 || s.round > plan.rounds) continue;
     const auto row = row_of_arm.find(s.arm);
     if (row == row_of_arm.end() || !health.arms[static_cast<std::size_t>(s.arm)].invalid_reason.empty()) continue;
     const auto it = s.metrics.find(metric);
-    if (it != s.metrics.end() && it->second > 0 && std::isfinite(it->second))
-      out.y[row->second][static_cast<std::size_t>(s.round - 1)] = std::log(it->second);
+    if (it == s.metrics.end() || !(it->second > 0) || !std::isfinite(it->second)) continue;
+    const int column = layouts ? plan.arms[static_cast<std::size_t>(s.arm)].layout : s.round - 1;
+    auto& cell = sums[row->second][static_cast<std::size_t>(column)];
+    cell.first += std::log(it->second);
+    cell.second += 1;
   }
+  for (std::size_t r = 0; r < out.y.size(); ++r)
+    for (std::size_t c = 0; c < columns; ++c)
+      if (sums[r][c].second > 0) out.y[r][c] = sums[r][c].first / sums[r][c].second;
   return out;
 }
 

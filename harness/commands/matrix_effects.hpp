@@ -29,7 +29,8 @@ nlohmann::json design_to_json(const search::design& d, const std::vector<std::st
 recorded_design design_from_json(const nlohmann::json& j);
 
 // ln `metric` of the experiment's arms that are runs of the design (matched by variant key; other
-// arms such as the canary are left out), per round; NaN for a failed sample or an INVALID arm.
+// arms such as the canary are left out), per round — with --layouts per layout, its mean over the
+// rounds; NaN for a failed sample or an INVALID arm.
 search::shard_values design_values(const recorded_design& design, const run_plan& plan, const std::vector<sample_row>& samples,
                                    const analysis_result& health, const std::string& metric);
 

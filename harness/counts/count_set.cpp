@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace abtest::counts {
 
 std::map<std::string, double> to_metrics(const count_set& c, std::string_view bench) {
@@ -47,6 +49,20 @@ void add_derived_events(std::map<std::string, count>& events) {
   const auto il = events.find("ILmr"), dl = events.find("DLmr"), dw = events.find("DLmw");
   if (il != events.end() && dl != events.end()) events["LLmr"] = il->second + dl->second;
   if (dw != events.end()) events["LLmw"] = dw->second;
+}
+
+std::vector<std::string> moved_counts(const count_set& a, const count_set& b, const move_thresholds& t) {
+  std::vector<std::string> out;
+  for (const std::string_view name : headline_counts) {
+    const auto x = a.totals.find(std::string(name)), y = b.totals.find(std::string(name));
+    if (x == a.totals.end() || y == b.totals.end()) continue;
+    const count larger = std::max(x->second, y->second), delta = larger - std::min(x->second, y->second);
+    const bool simulated = name == "D1mr" || name == "LLmr" || name == "Bcm";
+    const bool moved = simulated ? delta >= t.simulated_floor && static_cast<double>(delta) > t.simulated_relative * static_cast<double>(larger)
+                                 : static_cast<double>(delta) > t.work_relative * static_cast<double>(larger);
+    if (moved) out.emplace_back(name);
+  }
+  return out;
 }
 
 }  // namespace abtest::counts

@@ -71,4 +71,18 @@ count_set count_set_from_json(const nlohmann::json& j);
 // Adds "LLmr" = ILmr + DLmr and "LLmw" = DLmw to `events` when the cache events are there.
 void add_derived_events(std::map<std::string, count>& events);
 
+// The headline counts present in both sets that moved: what "the counts moved" means to bisect's
+// counts screen. The work — Ir, alloc_blocks, alloc_bytes — moves when it differs by more than
+// `work_relative` of the larger (1e-5 absorbs the few hundred instructions of a Google Benchmark
+// report). The simulated counts — D1mr, LLmr, Bcm — depend on where code and data lie, which a
+// relink or a layout-only change moves: on the planted fixture a hot loop moved 48 bytes changed Bcm
+// by 4 of 8,039 and LLmr by 1 of 20 with the same instructions. They move when they differ by more
+// than `simulated_relative` of the larger and by at least `simulated_floor` events.
+struct move_thresholds {
+  double work_relative = 1e-5;
+  double simulated_relative = 0.01;
+  count simulated_floor = 10;
+};
+std::vector<std::string> moved_counts(const count_set& a, const count_set& b, const move_thresholds& t = {});
+
 }  // namespace abtest::counts

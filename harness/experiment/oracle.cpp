@@ -11,6 +11,8 @@
 #include "harness/core/analysis.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
+#include "harness/exec/duet.hpp"
+#include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/stats/confidence_sequence.hpp"
@@ -66,12 +68,27 @@ std::optional<arm_plan> variant_arms::operator()(const search::levels& levels) {
     arm = arm_plan{key, v.levels, "", {}, {}, std::nullopt, {}, {}};
   } else {
     const auto built = build_and_record(m_, v, store_, builder_, ctx_);
-    if (built.outcome.ok)
+    if (built.outcome.ok) {
       arm = arm_for(m_, v, built);
-    else
+      outcomes_.emplace(key, built.outcome);
+    } else {
       failures_[key] = built.outcome.log_tail;
+    }
   }
   return cache_.emplace(key, arm).first->second;
+}
+
+std::vector<arm_plan> variant_arms::layouts(const run_plan& plan, const arm_plan& arm, int k) {
+  auto& cached = layouts_[{arm.key, plan.seed}];
+  if (static_cast<int>(cached.size()) == k) return cached;
+  if (simulated_) {
+    cached = seeded_layouts(arm, plan.seed, k);
+  } else {
+    const auto o = outcomes_.find(arm.key);
+    if (o == outcomes_.end()) throw std::logic_error("variant_arms::layouts: " + arm.key + " was not built here");
+    cached = layout_arms(m_, plan, arm, o->second, k, store_, ctx_);
+  }
+  return cached;
 }
 
 std::string variant_arms::failure(const std::string& key) const {
@@ -100,7 +117,66 @@ void fill_log_values(const std::string& metric, arm_set_result& r) {
   }
 }
 
+// The mean ln metric of each layout arm over its rounds, per variant group: [group][layout]. With
+// layouts the replicates of a variant are its layouts (Kalibera & Jones 2013): a factorial fit over
+// them carries the between-layout variance, as the verdicts do.
+std::vector<std::vector<double>> layout_log_means(const arm_set_result& r) {
+  const auto groups = variant_groups(r.plan);
+  std::vector<std::vector<double>> out(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (const int arm : groups[g]) {
+      double sum = 0;
+      int n = 0;
+      for (const double v : r.log_values[static_cast<std::size_t>(arm)])
+        if (std::isfinite(v)) sum += v, ++n;
+      out[g].push_back(n > 0 ? sum / n : nan);
+    }
+  return out;
+}
+
+// The estimate of the candidate (variant group 1) on `metric` as the analysis makes it at `confidence`:
+// with layouts the two-level one, in a duet the crossover one. n = 0 when there is no such row or
+// an arm is INVALID.
+stats::log_estimate analysed_estimate(const arm_set_result& r, const std::string& metric, double confidence) {
+  analysis_options o;
+  o.confidence = confidence;
+  for (const auto& row : analyze(r.plan, r.samples, o).rows)
+    if (row.metric == metric && row.verdict != stats::verdict::invalid) return row.primary;
+  return {};
+}
+
+// A duet needs its two cores free (exec::duet_cores_busy): the searches build between experiments,
+// so wait for the build's load to leave them, then give up with the reason.
+void wait_for_duet_cores(const std::string& pin) {
+  const exec::duet_cores cores = exec::choose_duet_cores(pin);
+  std::string why;
+  for (int attempt = 0; attempt < 10; ++attempt)
+    if ((why = exec::duet_cores_busy(cores)).empty()) return;
+  throw usage_error(why);
+}
+
 }  // namespace
+
+void experiment_oracle::count_arms(const arm_set_result& r) {
+  // Counts depend on the programs and the benchmark, not on the experiment: a variant a search
+  // compares again is not run under Valgrind again (its row is copied, marked with where it came from).
+  for (const auto& group : variant_groups(r.plan)) {
+    const arm_plan& arm = r.plan.arms[static_cast<std::size_t>(group.front())];
+    for (const benchmark_spec* bench : counted_benchmarks(m_, r.plan)) {
+      const auto it = counted_.find({arm.binaries_digest, bench->name});
+      if (it == counted_.end()) continue;
+      db::counts_record copy = it->second;
+      copy.spec["reused_from"] = copy.experiment_id;
+      copy.experiment_id = r.experiment_id;
+      copy.arm_idx = group.front();
+      store_.record_counts(copy);
+    }
+  }
+  for (auto& warning : measure_counts(store_, m_, r.plan, r.experiment_id, ctx_)) notes_.push_back(std::move(warning));
+  for (const auto& c : store_.list_counts(r.experiment_id))
+    if (c.counts && !c.spec.contains("reused_from"))
+      counted_.emplace(std::pair{r.plan.arms[static_cast<std::size_t>(c.arm_idx)].binaries_digest, c.benchmark}, c);
+}
 
 void experiment_oracle::measure_missing(arm_set_result& r) {
   schedule_result sched;
@@ -113,6 +189,7 @@ void experiment_oracle::measure_missing(arm_set_result& r) {
   }
   r.interrupted = sched.interrupted;
   r.analysis = analyze(r.plan, r.samples);
+  if (s_.counts) add_count_verdicts(r.analysis, r.plan, store_.list_counts(r.experiment_id));
   fill_log_values(s_.metric, r);
 }
 
@@ -121,13 +198,34 @@ arm_set_result experiment_oracle::begin_arms(std::vector<arm_plan> arms, int rou
   arm_set_result r;
   for (std::size_t i = 0; i < arms.size(); ++i) arms[i].role = i == 0 ? "baseline" : "candidate";
   r.plan.kind = kind;
-  r.plan.arms = std::move(arms);
   r.plan.benchmarks = s_.benchmarks.empty() ? std::vector<std::string>{benchmark_of(s_.metric)} : s_.benchmarks;
   r.plan.params = s_.params;
   r.plan.rounds = rounds;
-  r.plan.warmups = s_.warmups;
+  const bool timed = rounds > 0;  // 0: counted only (bisect's counts screen)
+  r.plan.warmups = timed ? s_.warmups : 0;
   r.plan.seed = s_.seed + static_cast<std::uint64_t>(++experiments_);
   r.plan.simulate = s_.simulate;
+  r.plan.pin = s_.pin;
+  if (timed && s_.layouts > 0) {
+    // Every experiment of a search draws a variant's layouts from the search's seed: the same K
+    // links serve each comparison the variant is in (a fresh draw per experiment would relink each time).
+    if (!relink_) throw std::logic_error("experiment_oracle: settings.layouts without a relinker");
+    run_plan layout_plan = r.plan;
+    layout_plan.seed = s_.seed;
+    for (const auto& arm : arms)
+      for (auto& layout : relink_(layout_plan, arm, s_.layouts)) r.plan.arms.push_back(std::move(layout));
+    r.plan.layouts = s_.layouts;
+  } else {
+    r.plan.arms = std::move(arms);
+  }
+  if (timed && s_.duet && variant_groups(r.plan).size() == 2) {
+    r.plan.duet = true;
+    r.plan.rounds += (4 - r.plan.rounds % 4) % 4;  // blocks of four balance cores and start order (plan.hpp)
+    if (!s_.scenario) wait_for_duet_cores(s_.pin);
+  } else if (timed && s_.duet && !duet_noted_) {
+    duet_noted_ = true;
+    notes_.push_back("--duet pairs two variants: the experiments with more (the search's matrices) ran one invocation at a time");
+  }
   nlohmann::json extra = extra_config;
   extra["metric"] = s_.metric;
   if (!s_.parent.empty()) extra["parent"] = s_.parent;
@@ -140,6 +238,7 @@ arm_set_result experiment_oracle::begin_arms(std::vector<arm_plan> arms, int rou
       if (attempt == 4) throw;
     }
   }
+  if (s_.counts && !s_.scenario) count_arms(r);
   measure_missing(r);
   return r;
 }
@@ -181,8 +280,12 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
   if (s_.fixed_rounds > 0) {
     // Fixed n: a retry doubles the rounds of a fresh experiment (the first one's evidence is not reused).
     r = run_arms({baseline, candidate}, s_.fixed_rounds * (request.attempt + 1), s_.kind);
-    e = stats::one_sample_t(paired_differences(r), 1.0 - request.alpha);
+    if (r.plan.layouts > 0 || r.plan.duet)
+      e = analysed_estimate(r, s_.metric, 1.0 - request.alpha);  // layout means (Welch) or the duet's crossover
+    else
+      e = stats::one_sample_t(paired_differences(r), 1.0 - request.alpha);
   } else {
+    if (s_.layouts > 0 || s_.duet) throw std::logic_error("experiment_oracle: --layouts and --duet take fixed rounds");
     // Adaptive: the always-valid sequence at the request's α, looked at after every round from
     // min_rounds on; stopping at the first decisive verdict keeps its error level (Johari et al. 2017).
     const int cap = request.attempt > 0 ? s_.retry_max_rounds : s_.max_rounds;
@@ -225,7 +328,8 @@ search::comparison experiment_oracle::compare(const search::levels& from, const 
 
 search::matrix_result experiment_oracle::run_matrix(const std::vector<search::levels>& configs, int rounds) {
   search::matrix_result out;
-  out.log_values.assign(configs.size(), std::vector<double>(static_cast<std::size_t>(rounds), nan));
+  const int columns = s_.layouts > 0 ? s_.layouts : rounds;  // with layouts the replicates are the layouts
+  out.log_values.assign(configs.size(), std::vector<double>(static_cast<std::size_t>(columns), nan));
   std::vector<arm_plan> arms;
   std::vector<std::size_t> index;  // arm → config
   nlohmann::json keys = nlohmann::json::array();
@@ -238,7 +342,12 @@ search::matrix_result experiment_oracle::run_matrix(const std::vector<search::le
   }
   if (arms.size() < 2) return out;
   const arm_set_result r = run_arms(std::move(arms), rounds, s_.kind, {{"design_configs", keys}});
-  for (std::size_t a = 0; a < index.size(); ++a) out.log_values[index[a]] = r.log_values[a];
+  if (r.plan.layouts > 0) {
+    const auto means = layout_log_means(r);
+    for (std::size_t a = 0; a < index.size(); ++a) out.log_values[index[a]] = means[a];
+  } else {
+    for (std::size_t a = 0; a < index.size(); ++a) out.log_values[index[a]] = r.log_values[a];
+  }
   out.runs = r.runs;
   oracle_step step{r.plan.arms[0].key, fmt::format("matrix of {} configurations", configs.size()), {}, r.experiment_id,
                    fmt::format("{} of {} configurations built", index.size(), configs.size())};

@@ -40,6 +40,11 @@ struct oracle_settings {
   const search::scenario* scenario = nullptr;  // its parsed form; must outlive the oracle
   std::string parent;              // experiment that gets one bisect_step per comparison ("" = none)
   std::string command_line;
+  // Issue #16, for every experiment the oracle runs (the command checks the combinations):
+  int layouts = 0;      // > 0: each variant runs as this many seeded relinks (fixed rounds only; needs a relinker)
+  bool duet = false;    // an experiment of two variants runs each pair at once, one core each (fixed rounds only)
+  bool counts = false;  // each variant's benchmarks counted once under Valgrind; reused by later experiments
+  std::string pin;      // CPU list of the runs (the duet's two cores)
 };
 
 // One finished set of arms run as one experiment (a comparison or a matrix).
@@ -66,6 +71,9 @@ class experiment_oracle : public search::oracle {
  public:
   // nullopt = the variant cannot be built (compared as INCONCLUSIVE without a CI, a NaN matrix row).
   using arm_provider = std::function<std::optional<arm_plan>(const search::levels&)>;
+  // With settings.layouts = K: the K layout arms of a built arm (layout_arms), `plan` giving the
+  // benchmarks and the seed the layouts are drawn from.
+  using relinker = std::function<std::vector<arm_plan>(const run_plan& plan, const arm_plan& arm, int k)>;
 
   experiment_oracle(db::results_store& store, const manifest& m, experiment_context ctx, oracle_settings settings,
                     arm_provider provider);
@@ -78,20 +86,28 @@ class experiment_oracle : public search::oracle {
   search::comparison compare_arms(const arm_plan& baseline, const arm_plan& candidate,
                                   const search::comparison_request& request);
   // Runs `arms` (arms[0] the baseline) for `rounds` fixed rounds as one experiment of `kind`,
-  // analysed once and stored.
+  // analysed once and stored. With settings.counts and 0 rounds the arms are only counted (no
+  // warm-ups, layouts or duet): its verdicts are the count rows.
   arm_set_result run_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind,
                           const nlohmann::json& extra_config = nlohmann::json::object());
 
   const std::vector<oracle_step>& steps() const { return steps_; }
   int runs() const { return runs_; }
+  void set_relinker(relinker r) { relink_ = std::move(r); }
+  // What the experiments left to say: counts that failed (warnings), matrices that could not run as duets.
+  const std::vector<std::string>& notes() const { return notes_; }
 
  private:
   void record_step(oracle_step step);
   std::vector<double> paired_differences(const arm_set_result& r) const;
   // Creates the experiment and measures its rounds, without concluding it (adaptive rounds add more).
   arm_set_result begin_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind, const nlohmann::json& extra_config);
-  // Runs the plan's rounds still missing, then analyses every sample once and takes the ln values.
+  // Runs the plan's rounds still missing, then analyses every sample once (the counts' verdicts
+  // appended) and takes the ln values.
   void measure_missing(arm_set_result& r);
+  // --counts: the experiment's variants counted under Valgrind, those counted by an earlier
+  // experiment of this oracle (same programs, same benchmark) copied rather than run again.
+  void count_arms(const arm_set_result& r);
 
   db::results_store& store_;
   const manifest& m_;
@@ -99,7 +115,11 @@ class experiment_oracle : public search::oracle {
   oracle_settings s_;
   arm_provider provider_;
   std::int64_t machine_id_ = 0;
+  relinker relink_;
   std::vector<oracle_step> steps_;
+  std::vector<std::string> notes_;
+  bool duet_noted_ = false;
+  std::map<std::pair<std::string, std::string>, db::counts_record> counted_;  // (programs digest, benchmark)
   int experiments_ = 0;
   int runs_ = 0;
 };
@@ -121,6 +141,9 @@ class variant_arms {
   std::optional<arm_plan> operator()(const search::levels& levels);
   // The last lines of the build log of a variant that failed (empty otherwise).
   std::string failure(const std::string& key) const;
+  // The `k` layout arms of an arm this provider built (experiment_oracle::relinker), linked once per
+  // variant and seed; with a scenario, seeded copies (nothing to link).
+  std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k);
 
  private:
   const manifest& m_;
@@ -129,6 +152,8 @@ class variant_arms {
   builder builder_;
   bool simulated_;
   std::map<std::string, std::optional<arm_plan>> cache_;
+  std::map<std::string, build_outcome> outcomes_;  // of the builds that succeeded, by key
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<arm_plan>> layouts_;  // (key, seed)
   std::map<std::string, std::string> failures_;
 };
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "tests/e2e/bisect_test_support.hpp"
 
@@ -30,6 +31,38 @@ TEST(bisect_fixture, names_the_culprit_and_the_pair_and_skips_broken) {
   EXPECT_EQ(j["skipped"], nlohmann::json::array({"BROKEN"}));
   EXPECT_EQ(j["full_matrix_runs"].get<int>(), 16 * 3) << "SLOW, PAIR1, PAIR2, NULL: 2^4 configurations × 3 rounds";
   EXPECT_EQ(j["rejected"].size(), 0u);
+}
+
+// Issue #16: `bisect --counts` counts each toggle's variants first; LAYOUT (the same instructions, the
+// hot loop moved) and NULL (identical binaries) move no count and are not timed, so the factorial runs
+// over SLOW, PAIR1 and PAIR2 only; each culprit carries its mechanism block, the pair's counted on
+// the configuration with both.
+TEST(bisect_fixture, the_counts_screen_times_only_toggles_that_move_a_count) {
+  if (std::system("valgrind --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "valgrind is not installed";
+  use_parent_launcher();
+  const fs::path manifest = planted_copy(fs::path(ABTEST_E2E_WORK_DIR) / "planted");
+  scratch dir("bisect-counts");
+  const auto r = run_abtest({"--json", "--manifest", manifest.string(), "--db", (dir.path() / "r.db").string(), "bisect",
+                             "--to", "SLOW+PAIR1+PAIR2+LAYOUT+NULL", "--metric", "planted.work_count", "--rounds", "2",
+                             "--counts", "--seed", "5"});
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = json_of(r);
+  ASSERT_TRUE(j["counts_screen"].is_object()) << j.dump(2);
+  EXPECT_EQ(j["counts_screen"]["not_timed"], nlohmann::json::array({"LAYOUT", "NULL"}));
+  EXPECT_EQ(j["method"], "factorial full 2^3") << "SLOW, PAIR1, PAIR2 only";
+  EXPECT_TRUE(j["skipped"].empty()) << "the screen's toggles are listed apart";
+  EXPECT_EQ(culprit_sets(j), (std::set<std::vector<std::string>>{{"SLOW"}, {"PAIR1", "PAIR2"}})) << j.dump(2);
+  for (const auto& c : j["culprits"]) {
+    ASSERT_EQ(c["mechanisms"].size(), 1u) << c.dump(2);
+    const auto& m = c["mechanisms"][0];
+    EXPECT_EQ(m["base"], "base");
+    EXPECT_EQ(m["candidate"], c["toggles"].size() == 1 ? "SLOW" : "PAIR1+PAIR2");
+    ASSERT_FALSE(m["counts"].empty());
+    EXPECT_EQ(m["counts"][0]["name"], "Ir");
+    EXPECT_NEAR(m["counts"][0]["relative"].get<double>(), c["toggles"].size() == 1 ? 0.30 : 0.40, 0.001) << m.dump(2);
+    ASSERT_FALSE(m["functions"].empty());
+    EXPECT_NE(m["functions"][0]["name"].get<std::string>().find("planted::run_rep"), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -237,6 +237,85 @@ TEST(matrix_simulate, shards_split_the_design_and_record_it) {
   EXPECT_EQ(seen.size(), 15u) << "together the shards cover the design";
 }
 
+// Issue #16 in the searches: --layouts and --duet reach each experiment a matrix or a bisection runs
+// (with a scenario nothing is linked: each layout is a seeded arm), and what cannot work is refused
+// before anything runs.
+TEST(matrix_simulate, layouts_make_each_configuration_k_arms_and_its_layouts_the_replicates) {
+  scratch dir("matrix-layouts");
+  const auto r = run_abtest({"--json", "--db", (dir.path() / "r.db").string(), "matrix", "--simulate",
+                             (scenarios / "interaction.json").string(), "--toggle", "A1", "--toggle", "A2", "--layouts", "3",
+                             "--rounds", "2", "--seed", seed});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["layouts"], 3);
+  ASSERT_EQ(j["effects"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["effects"][0]["configs"], 4);
+  EXPECT_EQ(j["effects"][0]["rounds"], 3) << "the factorial fit's replicates are the 3 layouts, not the 2 rounds";
+  ASSERT_EQ(j["verdicts"].size(), 3u) << "A1=4, A2 and A1=4+A2 against base, once each (not per layout)";
+  for (const auto& v : j["verdicts"]) {
+    ASSERT_TRUE(v.contains("layouts")) << v.dump(2);
+    EXPECT_EQ(v["layouts"]["baseline"], 3);
+    EXPECT_EQ(v["layouts"]["candidate"], 3);
+  }
+  const auto q = run_abtest({"--db", (dir.path() / "r.db").string(), "query", "--format", "csv",
+                             "SELECT count(*) FROM arm WHERE experiment_id = '" + j["experiment"].get<std::string>() + "'"});
+  ASSERT_EQ(q.code, 0) << q.err;
+  EXPECT_NE(q.out.find("\n12"), std::string::npos) << "4 configurations × 3 layouts\n" << q.out;
+}
+
+TEST(bisect_simulate, layouts_and_duet_reach_every_experiment_of_the_search) {
+  for (const std::string flag : {"--layouts", "--duet"}) {
+    scratch dir("bisect-" + flag.substr(2));
+    std::vector<std::string> args{"--json", "--db", (dir.path() / "r.db").string(), "bisect", "--simulate",
+                                  (scenarios / "one_culprit.json").string(), "--rounds", "4", "--seed", seed, flag};
+    if (flag == "--layouts") args.push_back("3");
+    const auto r = run_abtest(args);
+    ASSERT_EQ(r.code, 1) << flag << "\n" << r.err;
+    const auto j = json_of(r);
+    EXPECT_FALSE(j["culprits"].empty()) << flag << "\n" << j.dump(2);
+    // Each experiment of the search (parent = the bisection) ran with the flag: every comparison of
+    // two variants; with --duet a matrix of more runs one invocation at a time, and says so.
+    const std::string parent = j["experiment"];
+    const std::string sql =
+        flag == "--layouts"
+            ? "SELECT count(*) AS n, sum(json_extract(config, '$.layouts') = 3) AS flagged FROM experiment "
+              "WHERE json_extract(config, '$.parent') = '" + parent + "'"
+            : "SELECT count(*) AS n, sum(json_extract(config, '$.duet') = 1) AS flagged FROM experiment "
+              "WHERE json_extract(config, '$.parent') = '" + parent + "' AND json_array_length(config, '$.arms') = 2";
+    const auto q = run_abtest({"--db", (dir.path() / "r.db").string(), "query", "--format", "json", sql});
+    ASSERT_EQ(q.code, 0) << q.err;
+    const auto rows = json_of(q);
+    ASSERT_EQ(rows.size(), 1u) << q.out;
+    EXPECT_GE(rows[0]["n"].get<int>(), 2) << flag << ": the overall comparison and more";
+    EXPECT_EQ(rows[0]["flagged"], rows[0]["n"]) << flag << "\n" << q.out;
+    if (flag == "--duet" && j["full_matrix_runs"].get<int>() > 0 && j["method"].get<std::string>().find("factorial") != std::string::npos) {
+      bool said = false;
+      for (const auto& n : j["notes"]) said = said || n.get<std::string>().find("--duet pairs two variants") != std::string::npos;
+      EXPECT_TRUE(said) << j["notes"].dump(2);
+    }
+  }
+}
+
+TEST(bisect_simulate, evidence_flags_are_refused_where_they_cannot_work) {
+  scratch dir("evidence-refused");
+  const std::string db = (dir.path() / "r.db").string(), incident = (scenarios / "incident.json").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"bisect", "--simulate", incident, "--layouts", "3"}, "--layouts needs fixed rounds"},
+      {{"bisect", "--simulate", incident, "--duet"}, "--duet takes a fixed number of rounds"},
+      {{"bisect", "--simulate", incident, "--rounds", "4", "--counts"}, "leave out --simulate"},
+      {{"matrix", "--simulate", incident, "--duet"}, "this matrix has 32 configurations"},
+      {{"matrix", "--simulate", incident, "--layouts", "1"}, "at least 2 layouts"},
+      {{"matrix", "--simulate", incident, "--layouts", "2", "--canary", "HEAD"}, "leave out --canary or --layouts"},
+  };
+  for (const auto& [args, want] : cases) {
+    std::vector<std::string> all{"--db", db};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto r = run_abtest(all);
+    EXPECT_EQ(r.code, 2) << args[0] << " " << args.back() << "\n" << r.err;
+    EXPECT_NE(r.err.find(want), std::string::npos) << want << "\n" << r.err;
+  }
+}
+
 TEST(noise_floor_simulate, reports_a_floor_near_the_noise) {
   scratch dir("noise-floor");
   const auto r = run_abtest({"--json", "--db", (dir.path() / "r.db").string(), "noise-floor", "--simulate",

@@ -6,6 +6,7 @@
 
 #include <regex>
 
+#include "harness/counts/count_set.hpp"
 #include "harness/counts/mechanism_format.hpp"
 
 namespace abtest::counts {
@@ -226,6 +227,37 @@ TEST(count_set, headline_metrics_and_json_round_trip) {
   EXPECT_EQ(back.command, c.command);
   EXPECT_EQ(back.region, "f*");
   EXPECT_TRUE(diff_counts(c, back).moved.empty());
+}
+
+// bisect's counts screen: the work moves at 10 ppm, the simulated counts (which a layout moves) at 1%
+// and 10 events. The figures are the planted fixture's: its LAYOUT toggle (same instructions, the
+// hot loop 48 bytes on) against base.
+TEST(moved_counts, the_work_moves_at_ten_ppm_and_the_simulated_counts_at_one_percent) {
+  count_set base, layout, slow, gbench_rerun;
+  base.totals = {{"Ir", 3625681}, {"D1mr", 28}, {"LLmr", 19}, {"Bcm", 8039}, {"alloc_blocks", 4}, {"alloc_bytes", 76825}};
+  layout = base;
+  layout.totals["Bcm"] = 8035;
+  layout.totals["LLmr"] = 20;
+  EXPECT_TRUE(moved_counts(base, layout).empty()) << "a layout-only change moves no count";
+  slow = base;
+  slow.totals["Ir"] = 4712883;
+  slow.totals["Bcm"] = 10457;
+  EXPECT_EQ(moved_counts(base, slow), (std::vector<std::string>{"Ir", "Bcm"}));
+  gbench_rerun = base;
+  gbench_rerun.totals["Ir"] += 30;  // 8.3 ppm: what a benchmark's own report changes
+  EXPECT_TRUE(moved_counts(base, gbench_rerun).empty());
+  gbench_rerun.totals["Ir"] += 10;  // 11 ppm
+  EXPECT_EQ(moved_counts(base, gbench_rerun), std::vector<std::string>{"Ir"});
+  count_set one_block = base;
+  one_block.totals["alloc_blocks"] = 5;
+  EXPECT_EQ(moved_counts(base, one_block), std::vector<std::string>{"alloc_blocks"}) << "one heap block more is work";
+  count_set misses = base;
+  misses.totals["D1mr"] = 1000;
+  base.totals["D1mr"] = 2000;
+  EXPECT_EQ(moved_counts(base, misses), std::vector<std::string>{"D1mr"}) << "half the misses: a data-layout toggle is timed";
+  count_set absent;
+  absent.totals = {{"Ir", 1}};
+  EXPECT_EQ(moved_counts(base, absent), std::vector<std::string>{"Ir"}) << "only counts present in both are compared";
 }
 
 }  // namespace
