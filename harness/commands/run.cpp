@@ -155,10 +155,11 @@ int run(const run_flags& f, const global_options& g) {
   plan.simulate = mm.simulate;
   plan.layouts = ev.layouts;
   plan.duet = ev.duet;
-  if (ev.duet && plan.rounds % 4 != 0) {
-    // Each block of four rounds holds every combination of core and start order (plan.hpp).
-    plan.rounds += 4 - plan.rounds % 4;
-    if (!g.quiet && !g.json) fmt::print(stderr, "note: --duet balances cores and start order over blocks of 4: {} rounds\n", plan.rounds);
+  if (ev.duet && duet_rounds(plan.rounds) != plan.rounds) {
+    // Each block of four rounds holds every combination of core and start order; two blocks at least (plan.hpp).
+    plan.rounds = duet_rounds(plan.rounds);
+    if (!g.quiet && !g.json)
+      fmt::print(stderr, "note: --duet balances cores and start order over blocks of 4, at least 2 of them: {} rounds\n", plan.rounds);
   }
 
   std::vector<std::string> notes;

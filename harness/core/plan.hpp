@@ -75,6 +75,12 @@ std::vector<std::vector<int>> variant_groups(const run_plan& plan);
 inline bool duet_baseline_starts_first(int round) { return ((round - 1) / 2) % 2 == 0; }
 inline bool duet_baseline_on_first_core(int round) { return (round % 2 == 0) == duet_baseline_starts_first(round); }
 
+// The rounds a duet runs for `requested`: whole blocks of four, and at least two of them. The
+// crossover fit (stats/crossover.hpp) has three parameters, so 4 rounds would leave it one degree of
+// freedom: on a program that reports whole milliseconds its one residual was often 0, and the
+// interval had width 0. 8 rounds leave 5.
+inline int duet_rounds(int requested) { return requested <= 8 ? 8 : requested + (4 - requested % 4) % 4; }
+
 // The duet partner of each arm in a plan with two variants: arm i of the baseline runs beside arm i
 // of the candidate (layout k beside layout k). Throws std::invalid_argument otherwise.
 int duet_partner(const run_plan& plan, int arm);

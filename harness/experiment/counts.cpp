@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -108,6 +109,7 @@ void add_count_verdicts(analysis_result& analysis, const run_plan& plan, const s
       if (base == ok.end() || cand == ok.end()) continue;
       const counts::count_set &b = base->second, &c = cand->second;
       const counts::mechanism diff = counts::diff_counts(b, c, {.top_functions = 0, .top_sites = 0});
+      const std::vector<std::string> moved = counts::moved_counts(b, c);
       for (const std::string_view name : counts::headline_counts) {
         const auto bv = b.totals.find(std::string(name)), cv = c.totals.find(std::string(name));
         if (bv == b.totals.end() || cv == c.totals.end()) continue;
@@ -127,9 +129,16 @@ void add_count_verdicts(analysis_result& analysis, const run_plan& plan, const s
                                                         : std::log(row.candidate_median / row.baseline_median);
         row.primary.p_value = std::numeric_limits<double>::quiet_NaN();
         row.p_adjusted = std::numeric_limits<double>::quiet_NaN();
-        row.verdict = cv->second > bv->second ? stats::verdict::slower
-                      : cv->second < bv->second ? stats::verdict::faster
-                                                : stats::verdict::same;
+        // Exact, but not every difference is the toggle's: simulated misses and mispredictions move
+        // with where code and data lie, and a benchmark's own report adds a few instructions
+        // (counts::moved_counts). A count that did not move beyond that reads SAME, with its delta.
+        const bool did_move = std::find(moved.begin(), moved.end(), name) != moved.end();
+        row.verdict = !did_move                 ? stats::verdict::same
+                      : cv->second > bv->second ? stats::verdict::slower
+                                                : stats::verdict::faster;
+        if (!did_move && cv->second != bv->second)
+          row.note = fmt::format("{:+} — within what layout and run-to-run drift move this count (docs/manifest.md, counts)",
+                                 static_cast<std::int64_t>(cv->second) - static_cast<std::int64_t>(bv->second));
         if (!diff.comparable) {
           row.verdict = stats::verdict::inconclusive;
           row.note = diff.incomparable_reason + " — count both arms on one host and Valgrind";

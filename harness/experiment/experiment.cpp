@@ -286,7 +286,9 @@ std::string create_experiment(db::results_store& store, const manifest* m, const
     a.variant = plan.arms[i].key;
     a.levels = plan.arms[i].levels;
     a.build_id = plan.arms[i].build_id;
-    a.role = i == 0 ? db::arm_role::baseline : db::arm_role::candidate;
+    // The plan's role where it has one: with --layouts the baseline is arms 0 … K−1, not arm 0 alone.
+    a.role = plan.arms[i].role.empty() ? (i == 0 ? db::arm_role::baseline : db::arm_role::candidate)
+                                       : db::parse<db::arm_role>(plan.arms[i].role);
     e.arms.push_back(std::move(a));
   }
   store.create_experiment(e);

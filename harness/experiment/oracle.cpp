@@ -220,7 +220,7 @@ arm_set_result experiment_oracle::begin_arms(std::vector<arm_plan> arms, int rou
   }
   if (timed && s_.duet && variant_groups(r.plan).size() == 2) {
     r.plan.duet = true;
-    r.plan.rounds += (4 - r.plan.rounds % 4) % 4;  // blocks of four balance cores and start order (plan.hpp)
+    r.plan.rounds = duet_rounds(r.plan.rounds);  // blocks of four balance cores and start order (plan.hpp)
     if (!s_.scenario) wait_for_duet_cores(s_.pin);
   } else if (timed && s_.duet && !duet_noted_) {
     duet_noted_ = true;

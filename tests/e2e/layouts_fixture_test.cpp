@@ -67,6 +67,8 @@ TEST(run_layouts, each_variant_runs_as_k_relinked_arms_and_the_work_verdict_is_e
   EXPECT_EQ(query_int(db, "SELECT count(*) FROM build b JOIN build_binary bb ON bb.build_id = b.id "
                           "WHERE json_extract(b.details, '$.layout.seed') IS NOT NULL AND bb.path LIKE '%/layouts/%'"), 6)
       << "each relink row lists its relinked program (planted-bench), hashed";
+  EXPECT_EQ(query_int(db, "SELECT count(*) FROM arm WHERE experiment_id = '" + id + "' AND role = 'baseline' AND variant = 'base'"), 3)
+      << "each of base's layouts is a baseline arm";
 
   // Three relinked programs per variant, each a different binary (the sections were shuffled).
   for (const char* key : {"base", "SLOW"}) {

@@ -84,6 +84,23 @@ TEST(counts_verdicts, are_exact_rows_outside_holm_and_the_exit_code) {
   EXPECT_EQ(exit_code_for(a, true), 0);
 }
 
+// What moves between runs of one binary, or with where the code lies, is not a verdict: the libdeflate
+// trial read D1mr 2,449,778 → 2,449,720 (−24 ppm) as LOWER. Now SAME with the delta in the note;
+// the same change on a small count that is 1% and 10 events moves.
+TEST(counts_verdicts, drift_of_simulated_counts_reads_same_with_its_delta) {
+  analysis_result a;
+  a.arms.resize(2);
+  add_count_verdicts(a, two_arms(),
+                     {stored(0, {{"Ir", 82702453}, {"D1mr", 2449778}, {"LLmr", 500}, {"Bcm", 8039}}),
+                      stored(1, {{"Ir", 82702453}, {"D1mr", 2449720}, {"LLmr", 520}, {"Bcm", 8035}})});
+  ASSERT_EQ(a.rows.size(), 4u);
+  EXPECT_EQ(row(a, "synth.counts.Ir")->verdict, stats::verdict::same);
+  EXPECT_EQ(row(a, "synth.counts.D1mr")->verdict, stats::verdict::same);
+  EXPECT_NE(row(a, "synth.counts.D1mr")->note.find("-58"), std::string::npos) << row(a, "synth.counts.D1mr")->note;
+  EXPECT_EQ(row(a, "synth.counts.Bcm")->verdict, stats::verdict::same);
+  EXPECT_EQ(row(a, "synth.counts.LLmr")->verdict, stats::verdict::slower) << "+20 of 520: 3.8% and ≥ 10 events";
+}
+
 TEST(counts_verdicts, counts_of_different_regions_are_inconclusive_with_the_reason) {
   analysis_result a;
   a.arms.resize(2);
