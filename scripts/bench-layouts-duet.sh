@@ -2,8 +2,9 @@
 # Measures what --layouts and --duet (issue #16) do on real programs here, with the commands
 # printed beside each figure:
 #   1. duet: the CI half-width of `synth` (one thread) with --duet against the sequential RMIT
-#      run at the same wall time (a duet round runs the two invocations side by side, so it gets
-#      twice the rounds), P pairs of runs taken alternately so the host's load hits both alike;
+#      run (10 rounds against 16 duet rounds, about the same wall time here), P pairs of runs taken
+#      alternately so the host's load hits both alike; also the ratio at equal wall time, each
+#      half-width scaled by the square root of its wall time (a half-width falls as 1/sqrt(rounds));
 #   2. layouts: on the planted fixture's LAYOUT toggle (the hot loop moved 48 bytes, nothing else),
 #      how often a plain run calls planted.total_s SLOWER/FASTER and how often with --layouts,
 #      over N seeded runs each;
@@ -94,7 +95,7 @@ if [[ $duet == 1 ]]; then
   printf "%-10s %4s %8s %8s %19s %8s %s\n" run pair wall_s ratio ci half_width verdict
   for ((p = 1; p <= pairs; ++p)); do
     for mode in sequential duet; do
-      if [[ $mode == sequential ]]; then rounds=10 extra=(); else rounds=20 extra=(--duet); fi
+      if [[ $mode == sequential ]]; then rounds=10 extra=(); else rounds=16 extra=(--duet); fi
       read -r wall ratio lo hi verdict < <(measure "$mode-$p" A2 synth.synthesis_s "$abtest" run --toggle A2 --bench synth \
         --param preset=tiny --rounds "$rounds" --seed "$p" "${extra[@]}")
       half=$(python3 -c "import math; print(f'{(math.log($hi) - math.log($lo)) / 2:.5f}')")
@@ -109,9 +110,11 @@ h = {m: [float(r[6]) for r in rows if r[0] == m] for m in ("sequential", "duet")
 w = {m: [float(r[2]) for r in rows if r[0] == m] for m in ("sequential", "duet")}
 print(f"mean half-width (ln): sequential {st.mean(h['sequential']):.5f}, duet {st.mean(h['duet']):.5f}; "
       f"ratio duet/sequential {st.mean(h['duet']) / st.mean(h['sequential']):.3f} (goal <= 0.5)")
-print(f"mean wall s: sequential {st.mean(w['sequential']):.1f} (10 rounds), duet {st.mean(w['duet']):.1f} (20 rounds)")
+print(f"mean wall s: sequential {st.mean(w['sequential']):.1f} (10 rounds), duet {st.mean(w['duet']):.1f} (16 rounds)")
+eq = st.mean(h['duet']) / st.mean(h['sequential']) * (st.mean(w['duet']) / st.mean(w['sequential'])) ** 0.5
+print(f"at equal wall time (half-width x sqrt(wall)): duet/sequential {eq:.3f} (goal <= 0.5)")
 PY
-  echo "command: $abtest run --toggle A2 --bench synth --param preset=tiny --rounds 10 | --rounds 20 --duet"
+  echo "command: $abtest run --toggle A2 --bench synth --param preset=tiny --rounds 10 | --rounds 16 --duet"
 fi
 
 if [[ $layouts == 1 ]]; then
