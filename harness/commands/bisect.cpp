@@ -162,6 +162,17 @@ struct counts_screen {
   std::map<std::string, search::factor> factors;    // by name ("A1=4"): what a term sets
 };
 
+// The mechanism block of two stored counts of one benchmark, with the candidate's rename rules.
+counts::mechanism block_of(const db::counts_record& base, const db::counts_record& candidate, const std::string& base_label,
+                           const std::string& candidate_label) {
+  counts::diff_options o;
+  o.rename = report::rename_rules(candidate.spec);
+  auto block = counts::diff_counts(counts::count_set_from_json(*base.counts), counts::count_set_from_json(*candidate.counts), o);
+  block.base_label = base_label;
+  block.candidate_label = candidate_label;
+  return block;
+}
+
 counts_screen screen_counts(const toggle_request& q, variant_arms& arms, experiment_oracle& oracle, db::results_store& store,
                             search_space& space) {
   counts_screen out;
@@ -189,12 +200,12 @@ counts_screen screen_counts(const toggle_request& q, variant_arms& arms, experim
   const arm_set_result r = oracle.run_arms(plan_arms, 0, "bisect", {{"role", "counts-screen"}});
   out.experiment = r.experiment_id;
   const std::string bench = benchmark_of(q.s.metric);
+  std::map<int, db::counts_record> records;
   std::map<int, counts::count_set> counted;
-  std::map<int, nlohmann::json> spec;
   for (const auto& c : store.list_counts(r.experiment_id))
     if (c.benchmark == bench && c.counts) {
       counted.emplace(c.arm_idx, counts::count_set_from_json(*c.counts));
-      spec.emplace(c.arm_idx, c.spec);
+      records.emplace(c.arm_idx, c);
     }
   const auto moved = [&](int base, int cand) -> std::optional<bool> {  // nullopt: not counted
     if (base < 0 || cand < 0 || !counted.count(base) || !counted.count(cand)) return std::nullopt;
@@ -202,14 +213,9 @@ counts_screen screen_counts(const toggle_request& q, variant_arms& arms, experim
   };
   for (std::size_t i = 0; i < factors.size(); ++i) {
     const auto [with, without] = ends[i];
-    if (with >= 0 && counted.count(0) && counted.count(with)) {
-      counts::diff_options o;
-      o.rename = report::rename_rules(spec.at(with));
-      auto block = counts::diff_counts(counted.at(0), counted.at(with), o);
-      block.base_label = space.from.key;
-      block.candidate_label = plan_arms[static_cast<std::size_t>(with)].key;
-      out.blocks.emplace(factors[i].name, std::move(block));
-    }
+    if (with >= 0 && counted.count(0) && counted.count(with))
+      out.blocks.emplace(factors[i].name,
+                         block_of(records.at(0), records.at(with), space.from.key, plan_arms[static_cast<std::size_t>(with)].key));
     const auto at_from = moved(0, with), at_to = moved(to_arm, without);
     if (at_from && at_to && !*at_from && !*at_to) {
       out.not_timed.push_back(factors[i].toggle);
@@ -312,13 +318,7 @@ void count_interactions(const toggle_request& q, const arm_plan& from, variant_a
       std::optional<db::counts_record> base, cand;
       for (const auto& rec : store.list_counts(r.experiment_id))
         if (rec.benchmark == bench && rec.counts) (rec.arm_idx == 0 ? base : cand) = rec;
-      if (!base || !cand) continue;
-      counts::diff_options o;
-      o.rename = report::rename_rules(cand->spec);
-      auto block = counts::diff_counts(counts::count_set_from_json(*base->counts), counts::count_set_from_json(*cand->counts), o);
-      block.base_label = from.key;
-      block.candidate_label = arm->key;
-      screen.blocks.emplace(term, std::move(block));
+      if (base && cand) screen.blocks.emplace(term, block_of(*base, *cand, from.key, arm->key));
     }
 }
 

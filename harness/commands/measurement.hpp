@@ -60,7 +60,7 @@ struct evidence_flags {
   bool duet = false, counts = false;
   std::string pin{};
 };
-// `command` words the help: "variant" for run, "configuration" for matrix, …
+// The command words what --duet and --counts do there (`duet_help`, `counts_help`).
 void add_evidence_options(CLI::App* cmd, evidence_flags& f, const std::string& duet_help, const std::string& counts_help);
 
 // What the flags need, checked before anything is built (usage errors, exit 2): at least 2 layouts;

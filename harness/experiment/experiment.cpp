@@ -117,7 +117,8 @@ namespace {
 
 // The build row of one relinked layout: the build it relinks, with the layout's programs, folder,
 // link time and seed.
-db::build_record layout_build(db::results_store& store, const arm_plan& layout, double link_s, std::size_t links) {
+db::build_record layout_build(db::results_store& store, const arm_plan& layout, const std::set<std::string>& targets,
+                              double link_s) {
   db::build_record rec;
   if (layout.build_id)
     if (auto of = store.find_build(*layout.build_id)) rec = std::move(*of);
@@ -130,13 +131,14 @@ db::build_record layout_build(db::results_store& store, const arm_plan& layout, 
   rec.duration_s = link_s;
   rec.status = db::build_status::ok;
   rec.binaries.clear();
-  for (const auto& [target, path] : layout.programs) {
+  for (const auto& target : targets) {  // only the relinked programs: the others are the build's own
+    const std::filesystem::path& path = layout.programs.at(target);
     rec.binaries.push_back({target, path.string(), sha256_file(path)});
-    rec.build_dir = path.parent_path().string();
+    rec.build_dir = path.parent_path().string();  // <build>/layouts/<seed of layout 0>/<k>
   }
   rec.objects_compiled = 0;
   rec.cache_hits = rec.cache_misses = std::nullopt;
-  rec.links = static_cast<std::int64_t>(links);
+  rec.links = static_cast<std::int64_t>(targets.size());
   rec.log_path = rec.log_tail = std::nullopt;
   nlohmann::json details = rec.details.is_object() ? rec.details : nlohmann::json::object();
   details.erase("compiled");
@@ -179,7 +181,7 @@ std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const
   for (std::size_t i = 0; i < arms.size(); ++i) {
     auto& a = arms[i];
     a.binaries_digest = programs_digest(m, a);
-    a.build_id = store.insert_build(layout_build(store, a, link_s[i], targets.size()));
+    a.build_id = store.insert_build(layout_build(store, a, targets, link_s[i]));
     total_s += link_s[i];
   }
   ctx.report(progress::kind::build_done,
