@@ -268,11 +268,18 @@ JOIN json_each(c.counts, '$.totals') t
 WHERE c.counts IS NOT NULL;
 )sql";
 
+// v5: what a verdict's interval is made of beyond the rounds (issue #16): with --layouts the split
+// of its variance between layouts and runs, as JSON ({"layouts": {...}}); NULL for a plain row.
+constexpr std::string_view v5_verdict_details = R"sql(
+ALTER TABLE verdict ADD COLUMN details TEXT CHECK (details IS NULL OR json_valid(details));
+)sql";
+
 constexpr migration all_migrations[] = {
     {1, "measurements: machine, build, experiment, arm, sample, metric", v1_measurements},
     {2, "analysis: verdict, effect, bisect_step, changepoint, reference, summary views", v2_analysis},
     {3, "build cost: objects compiled, cache hits and misses, links, details", v3_build_cost},
     {4, "counts: Valgrind counts per experiment, arm and benchmark; v_count", v4_counts},
+    {5, "verdict details: the layout split of a --layouts verdict", v5_verdict_details},
 };
 
 }  // namespace

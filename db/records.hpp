@@ -158,6 +158,9 @@ struct verdict_record {
   bool immaterial = false;
   std::optional<std::string> note;
   time_point created_at{};  ///< left at the epoch (default), the store stamps the time of writing
+  /// What the interval is made of beyond the rounds: {"layouts": {baseline, candidate, sd_baseline,
+  /// sd_candidate, within_sd, share}} for a --layouts row (issue #16); empty for a plain row.
+  nlohmann::json details = nlohmann::json::object();
 };
 
 /// A factorial effect on log time (DESIGN §7): term is a toggle ("A1=4") or a product ("A1=4*A2").

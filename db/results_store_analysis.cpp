@@ -22,12 +22,13 @@ void results_store::replace_verdicts(std::string_view experiment_id, std::span<c
   statement q{db_,
               "INSERT INTO verdict(experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, "
               "ratio, ci_low, ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, "
-              "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+              "created_at, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
   const time_point now = std::chrono::system_clock::now();
   for (const verdict_record& v : verdicts) {
     q.bind_all(experiment_id, v.variant, v.baseline, v.metric, v.n, v.baseline_median, v.candidate_median, v.ratio,
                v.ci_low, v.ci_high, v.hl_ratio, v.hl_low, v.hl_high, v.p_value, v.p_adjusted, to_string(v.verdict),
-               v.immaterial, v.note, format_utc(v.created_at == time_point{} ? now : v.created_at));
+               v.immaterial, v.note, format_utc(v.created_at == time_point{} ? now : v.created_at),
+               v.details.empty() ? std::optional<std::string>() : std::optional<std::string>(json_text(v.details)));
     q.execute();
   }
   tx.commit();
@@ -36,8 +37,8 @@ void results_store::replace_verdicts(std::string_view experiment_id, std::span<c
 std::vector<verdict_record> results_store::list_verdicts(std::string_view experiment_id) {
   statement q{db_,
               "SELECT experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, ratio, ci_low, "
-              "ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, created_at "
-              "FROM verdict WHERE experiment_id = ? ORDER BY variant, metric, baseline"};
+              "ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, created_at, "
+              "details FROM verdict WHERE experiment_id = ? ORDER BY variant, metric, baseline"};
   q.bind(1, experiment_id);
   std::vector<verdict_record> verdicts;
   while (q.step()) {
@@ -47,6 +48,7 @@ std::vector<verdict_record> results_store::list_verdicts(std::string_view experi
                         q.get<opt>(11), q.get<opt>(12), q.get<opt>(13), q.get<opt>(14),
                         enum_at<verdict_kind>(q, 15), q.get<bool>(16), q.get<std::optional<std::string>>(17),
                         time_at(q, 18)});
+    if (const auto d = q.get<std::optional<std::string>>(19)) verdicts.back().details = nlohmann::json::parse(*d);
   }
   return verdicts;
 }

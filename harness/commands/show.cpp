@@ -8,6 +8,7 @@
 #include "db/time_text.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/report/exporter.hpp"
 #include "harness/report/verdict_json.hpp"
 #include "harness/stats/verdict.hpp"
 
@@ -80,6 +81,8 @@ static const registrar reg(70, [](CLI::App& app, global_options& g, action& act)
                    v.ci_high ? fmt::format("{:.4f}", *v.ci_high) : "—",
                    kind ? stats::verdict_label(v.metric, *kind) : std::string(db::to_string(v.verdict)),
                    v.immaterial ? " (immaterial)" : "");
+        if (const auto l = v.details.find("layouts"); l != v.details.end())
+          fmt::print("          {:<16} {:<34} layout: {}\n", "", "", report::layout_summary(*l));
       }
       return 0;
     };

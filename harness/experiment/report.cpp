@@ -10,6 +10,7 @@
 
 #include "harness/counts/mechanism_format.hpp"
 #include "harness/exec/sample.hpp"
+#include "harness/report/exporter.hpp"
 #include "harness/report/mechanisms.hpp"
 #include "harness/report/verdict_json.hpp"
 
@@ -64,6 +65,12 @@ std::string counts_report(const report_input& in) {
     out += fmt::format("\n{} · {}: {}\n{}", m.benchmark, m.block.candidate_label, report::explained_verdicts(m),
                        counts::format_terminal(m.block));
   return out;
+}
+
+// A layout split as the verdict's details store it (db::verdict_record::details).
+nlohmann::json layout_json(const layout_split& l) {
+  return {{"baseline", l.layouts_baseline}, {"candidate", l.layouts_candidate}, {"sd_baseline", l.sd_baseline},
+          {"sd_candidate", l.sd_candidate}, {"within_sd", l.within_sd},         {"share", l.share}};
 }
 
 }  // namespace
@@ -131,10 +138,7 @@ std::string terminal_report(const report_input& in) {
       const std::string ci = r->primary.has_ci ? fmt::format("[{:.3f}, {:.3f}]", r->primary.ratio_low(), r->primary.ratio_high()) : "—";
       out += fmt::format("  {:<34} {:>12} {:>12} {:>7.3f}×  {:<19} {}\n", name, format_value(r->metric, r->baseline_median),
                          format_value(r->metric, r->candidate_median), r->primary.ratio(), ci, verdict_label(*r));
-      if (r->layouts)
-        out += fmt::format("  {:<34} layout: {:.0f}% of the variance · layout sd {:.2f}% / {:.2f}% · run sd {:.2f}%\n", "",
-                           r->layouts->share * 100, r->layouts->sd_baseline * 100, r->layouts->sd_candidate * 100,
-                           r->layouts->within_sd * 100);
+      if (r->layouts) out += fmt::format("  {:<34} layout: {}\n", "", report::layout_summary(layout_json(*r->layouts)));
       if (!r->note.empty() && r->verdict != stats::verdict::invalid) out += fmt::format("  {:<34} note: {}\n", "", r->note);
     }
   }
@@ -178,6 +182,7 @@ db::verdict_record to_record(const verdict_row& r, const std::string& experiment
   v.verdict = db::parse<db::verdict_kind>(stats::to_string(r.verdict));
   v.immaterial = r.immaterial;
   if (!r.note.empty()) v.note = r.note;
+  if (r.layouts) v.details["layouts"] = layout_json(*r.layouts);
   v.created_at = std::chrono::system_clock::now();
   return v;
 }
@@ -186,11 +191,6 @@ nlohmann::json json_report(const report_input& in) {
   report::experiment_result result{in.experiment_id, in.plan.arms.empty() ? "" : in.plan.arms[0].key, records_of(in)};
   if (in.counts) result.mechanisms = report::find_mechanisms(arm_keys(in.plan), result.verdicts, *in.counts);
   nlohmann::json out = report::to_json(result);
-  for (size_t i = 0; i < in.analysis.rows.size(); ++i)  // records_of keeps the rows' order
-    if (const auto& l = in.analysis.rows[i].layouts)
-      out["verdicts"][i]["layouts"] = {{"baseline", l->layouts_baseline}, {"candidate", l->layouts_candidate},
-                                       {"sd_baseline", l->sd_baseline},    {"sd_candidate", l->sd_candidate},
-                                       {"within_sd", l->within_sd},        {"share", l->share}};
   nlohmann::json arms = nlohmann::json::array();
   for (size_t a = 0; a < in.plan.arms.size(); ++a) {
     const auto& h = in.analysis.arms[a];

@@ -3,7 +3,9 @@
 
 #include <memory>
 #include <string>
+#include <optional>
 #include <string_view>
+#include <vector>
 
 #include "harness/report/report_data.hpp"
 
@@ -32,5 +34,18 @@ std::string format_change(double ratio);
 std::string verdict_label(const db::verdict_record& v);
 // The ratio's CI as changes, "[+5.10%, +7.40%]"; "—" without one.
 std::string format_ci(const db::verdict_record& v);
+
+// How the experiment measured, a sentence each (issue #16): its layouts (`--layouts K`) and its duet
+// (`--duet`). Empty for a plain run.
+std::vector<std::string> design_remarks(const report_data& r);
+
+// A verdict's layout split (its details' "layouts") in one line for the terminal: "71% of the
+// variance · layout sd 1.20% / 0.90% · run sd 0.50%" (sds on the ln scale, shown as %).
+std::string layout_summary(const nlohmann::json& layouts);
+
+// With --layouts, how much of each difference is where the linker put the code: a row per verdict
+// with a layout split (variant, metric, layouts, layout sd of each side, run sd, the layouts' share
+// of the estimate's variance). No such verdict → no table.
+std::optional<text_table> layout_table(const report_data& r);
 
 }  // namespace abtest::report

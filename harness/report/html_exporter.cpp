@@ -59,6 +59,7 @@ std::string html_exporter::render(const report_data& r) const {
   if (!r.experiment.empty())
     s += fmt::format("<p>Experiment <code>{}</code> ({}, {}), started {}.</p>\n", esc(r.experiment), esc(r.kind), esc(r.status),
                      esc(r.started_at));
+  for (const auto& line : design_remarks(r)) s += "<p>" + esc(line) + "</p>\n";
   if (!r.verdicts.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& v : r.verdicts)
@@ -67,6 +68,8 @@ std::string html_exporter::render(const report_data& r) const {
     s += "<h2>Verdicts</h2>\n" +
          table({"variant", "metric", "n", "baseline", "candidate", "change", "95% CI", "p (Holm)", "verdict"}, rows);
   }
+  if (const auto t = layout_table(r))
+    s += "<h2>Layouts (how much of each difference is where the linker put the code)</h2>\n" + table(t->head, t->rows);
   // A bisection's terms as culprits and offsets (DESIGN §9); other experiments' effects in one table.
   for (const auto& [role, heading] : {std::pair{"", "Effects (change attributed to each term)"},
                                       std::pair{"culprit", "Culprits (pushing the way of the verdict)"},

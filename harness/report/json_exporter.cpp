@@ -25,7 +25,8 @@ nlohmann::json json_exporter::to_json(const report_data& r) {
   // The contract's experiment / baseline / verdicts (DESIGN §9), then the report's own keys.
   nlohmann::json j = report::to_json(experiment_result{r.experiment, r.baseline, r.verdicts, r.mechanisms});
   j.update({{"title", r.title}, {"kind", r.kind}, {"status", r.status}, {"started_at", r.started_at},
-            {"headline_metric", r.headline_metric}});
+            {"headline_metric", r.headline_metric}, {"duet", r.duet}});
+  if (r.layouts > 0) j["layouts"] = r.layouts;  // as `run --json` prints them
   j["effects"] = nlohmann::json::array();
   for (const auto& e : r.effects) {
     j["effects"].push_back({{"metric", e.metric}, {"term", e.term}, {"effect", e.estimate}, {"ci_low", opt(e.ci_low)},

@@ -9,10 +9,34 @@
 #include <set>
 
 namespace abtest::report {
+namespace {
+
+// A GitHub table; a `|` inside a cell (a C++ operator|) is escaped so that it does not end the cell.
+std::string table(const text_table& t) {
+  const auto cell = [](std::string s) {
+    for (std::size_t i = 0; (i = s.find('|', i)) != std::string::npos; i += 2) s.insert(i, "\\");
+    return s;
+  };
+  std::string out = "|";
+  for (const auto& h : t.head) out += " " + cell(h) + " |";
+  out += "\n|";
+  for (std::size_t i = 0; i < t.head.size(); ++i) out += "---|";
+  out += "\n";
+  for (const auto& row : t.rows) {
+    out += "|";
+    for (const auto& c : row) out += " " + cell(c) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string markdown_exporter::render(const report_data& r) const {
   std::string out = fmt::format("# abtest report — {}\n\n", r.title);
   if (!r.experiment.empty())
     out += fmt::format("Experiment `{}` ({}, {}), started {}.\n\n", r.experiment, r.kind, r.status, r.started_at);
+  for (const auto& line : design_remarks(r)) out += line + "\n\n";
   const auto regressions = std::count_if(r.verdicts.begin(), r.verdicts.end(), is_regression);
   const auto open = std::count_if(r.changepoints.begin(), r.changepoints.end(),
                                   [](const changepoint_row& c) { return c.state == "new" && c.magnitude > 0; });
@@ -27,6 +51,7 @@ std::string markdown_exporter::render(const report_data& r) const {
                          v.ratio ? format_change(*v.ratio) : "—", format_ci(v), format_number(v.p_adjusted), verdict_label(v));
     out += "\n";
   }
+  if (const auto t = layout_table(r)) out += "## Layouts (how much of each difference is where the linker put the code)\n\n" + table(*t) + "\n";
   // A bisection's terms as culprits and offsets (DESIGN §9); other experiments' effects in one table.
   const auto effects_table = [&](const std::string& heading, const std::string& role) {
     std::string rows;
@@ -41,28 +66,12 @@ std::string markdown_exporter::render(const report_data& r) const {
   effects_table("Culprits (ln ratio, pushing the way of the verdict)", "culprit");
   effects_table("Offsets (ln ratio, pulling the other way)", "offset");
   if (r.mechanisms && !r.mechanisms->empty()) {
-    // A `|` inside a C++ name (operator|) would end the cell.
-    const auto cell = [](std::string s) {
-      for (std::size_t i = 0; (i = s.find('|', i)) != std::string::npos; i += 2) s.insert(i, "\\");
-      return s;
-    };
     out += "## Mechanisms (Valgrind counts, exact)\n\n";
     for (const auto& m : *r.mechanisms) {
       out += fmt::format("### {}: {} vs {}\n\nExplains {}.\n\n", m.benchmark, m.block.candidate_label, m.block.base_label,
                          explained_verdicts(m));
       for (const auto& line : mechanism_remarks(m.block)) out += fmt::format("- {}\n", line);
-      for (const auto& t : mechanism_tables(m.block)) {
-        out += "\n|";
-        for (const auto& h : t.head) out += " " + cell(h) + " |";
-        out += "\n|";
-        for (std::size_t i = 0; i < t.head.size(); ++i) out += "---|";
-        out += "\n";
-        for (const auto& row : t.rows) {
-          out += "|";
-          for (const auto& c : row) out += " " + cell(c) + " |";
-          out += "\n";
-        }
-      }
+      for (const auto& t : mechanism_tables(m.block)) out += "\n" + table(t);
       out += "\n";
     }
   }

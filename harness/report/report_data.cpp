@@ -94,6 +94,8 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
   r.started_at = db::format_utc(e->started_at);
   r.status = std::string(db::to_string(e->status));
   if (!e->arms.empty()) r.baseline = e->arms.front().variant;
+  r.layouts = e->config.value("layouts", 0);
+  r.duet = e->config.value("duet", false);
   r.verdicts = store.list_verdicts(id);
   sort_for_reading(r.verdicts);
   for (const auto& x : store.list_effects(id)) r.effects.push_back({x.metric, x.term, x.estimate, x.ci_low, x.ci_high, x.p_adjusted, ""});
@@ -115,18 +117,23 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
     for (const auto& arm : e->arms) arm_variants.push_back(arm.variant);
     r.mechanisms = find_mechanisms(arm_variants, r.verdicts, counts);
   }
-  std::set<std::string> variants;
+  // A variant's layouts (`--layouts K`: K arms of one variant) are pooled, in arm order.
+  std::vector<std::string> variants;
+  std::map<std::string, std::map<std::string, std::vector<double>>> by_variant;
   for (const auto& arm : e->arms) {
-    variants.insert(arm.variant);
-    const auto& m = by_arm[arm.idx];
-    if (const auto it = m.find(r.headline_metric); it != m.end()) r.distributions.push_back({arm.variant, it->second});
-    phase_row p{arm.variant, {}};
+    if (std::find(variants.begin(), variants.end(), arm.variant) == variants.end()) variants.push_back(arm.variant);
+    for (const auto& [k, v] : by_arm[arm.idx]) by_variant[arm.variant][k].insert(by_variant[arm.variant][k].end(), v.begin(), v.end());
+  }
+  for (const auto& variant : variants) {
+    const auto& m = by_variant[variant];
+    if (const auto it = m.find(r.headline_metric); it != m.end()) r.distributions.push_back({variant, it->second});
+    phase_row p{variant, {}};
     for (const auto& [k, v] : m)
       if (is_phase(k)) p.phases[k.substr(6)] = median_of(v);
     if (!p.phases.empty()) r.phases.push_back(std::move(p));
   }
   for (const auto& c : store.list_changepoints())
-    if (variants.count(c.variant))
+    if (std::find(variants.begin(), variants.end(), c.variant) != variants.end())
       r.changepoints.push_back({c.id, c.variant, c.metric, c.at_experiment.value_or(""), db::format_utc(c.at_time),
                                 std::string(db::to_string(c.state)), c.magnitude, c.p_value});
   sort_for_reading(r.changepoints);

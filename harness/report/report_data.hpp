@@ -20,12 +20,12 @@ struct effect_row {
   std::string role;
 };
 
-struct distribution {  // the measured, successful samples of one arm for the headline metric
+struct distribution {  // the measured, successful samples of one variant (all its layouts) for the headline metric
   std::string variant;
   std::vector<double> values;
 };
 
-struct phase_row {  // median seconds per phase of one arm
+struct phase_row {  // median seconds per phase of one variant (all its layouts)
   std::string variant;
   std::map<std::string, double> phases;
 };
@@ -48,6 +48,10 @@ struct report_data {
   std::string kind, started_at, status;
   std::string baseline;  // the variant key of the experiment's baseline arm (arm 0)
   std::string headline_metric;  // the metric of the distributions plot
+  // How the experiment measured, from its stored plan (issue #16): each variant linked `layouts`
+  // times (`--layouts K`; 0 = once), and both arms at once on a core each (`--duet`).
+  int layouts = 0;
+  bool duet = false;
   // As stored, printed in JSON by to_json (verdict_json.hpp); ordered for reading: material
   // regressions first (of timings: a count reads HIGHER), then by the size of |ln ratio|, largest first.
   std::vector<db::verdict_record> verdicts;

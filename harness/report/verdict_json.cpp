@@ -26,6 +26,7 @@ nlohmann::json to_json(const db::verdict_record& v) {
                       {"immaterial", v.immaterial}};
   if (v.hl_ratio) j["hodges_lehmann"] = {{"ratio", *v.hl_ratio}, {"ci_low", or_null(v.hl_low)}, {"ci_high", or_null(v.hl_high)}};
   if (v.note) j["note"] = *v.note;
+  if (const auto l = v.details.find("layouts"); l != v.details.end()) j["layouts"] = *l;
   return j;
 }
 

@@ -95,6 +95,26 @@ TEST(migrations, a_v1_file_with_data_keeps_it_through_the_migration) {
   EXPECT_NO_THROW(store.replace_verdicts("r-1", std::span(&v, 1)));
 }
 
+TEST(migrations, a_v4_verdict_reads_back_without_details) {
+  temp_dir dir;
+  {
+    database v4{dir / "results.db"};
+    migrate(v4, 4);
+    v4.exec(R"sql(
+      INSERT INTO experiment(id, uuid, kind, command_line, seed, status, started_at)
+        VALUES ('r-1', 'u-1', 'run', 'abtest run', 7, 'complete', '2026-12-01T10:00:00.000Z');
+      INSERT INTO verdict(experiment_id, variant, baseline, metric, n, ratio, verdict, created_at)
+        VALUES ('r-1', 'B1', 'base', 'proof.total_s', 12, 1.062, 'slower', '2026-12-01T10:01:00.000Z');
+    )sql");
+  }
+  results_store store{dir / "results.db"};
+  const auto verdicts = store.list_verdicts("r-1");
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0].ratio, 1.062);
+  EXPECT_EQ(verdicts[0].verdict, verdict_kind::slower);
+  EXPECT_TRUE(verdicts[0].details.empty());
+}
+
 TEST(migrations, a_file_newer_than_this_build_is_refused) {
   temp_dir dir;
   {

@@ -73,6 +73,20 @@ TEST_F(analysis_test, replace_verdicts_replaces_the_whole_set) {
   EXPECT_EQ(read[0].verdict, verdict_kind::inconclusive);
 }
 
+TEST_F(analysis_test, a_verdicts_details_round_trip_and_a_plain_row_stores_null) {
+  std::vector<verdict_record> rows{make_verdict("planted.total_s", verdict_kind::same, 1),
+                                   make_verdict("planted.work_s", verdict_kind::same, 1)};
+  rows[0].details = {{"layouts", {{"baseline", 4}, {"candidate", 4}, {"share", 0.71}, {"within_sd", 0.012}}}};
+  store_.replace_verdicts("r-1", rows);
+  const auto read = store_.list_verdicts("r-1");
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0].details, rows[0].details);
+  EXPECT_TRUE(read[1].details.empty());
+  statement q{store_.connection(), "SELECT count(*) FROM verdict WHERE details IS NULL"};
+  ASSERT_TRUE(q.step());
+  EXPECT_EQ(q.column_int64(0), 1);  // not '{}' on every plain row
+}
+
 TEST_F(analysis_test, a_verdict_without_a_creation_time_gets_the_time_of_writing) {
   auto v = make_verdict("proof.total_s", verdict_kind::same, 0);
   v.created_at = {};

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "tests/e2e/bisect_test_support.hpp"
@@ -128,6 +129,62 @@ TEST_F(json_contract, counts_rows_and_mechanisms_are_printed_alike) {
     expect_verdict_contract(j, what);
     EXPECT_EQ(j.value("mechanisms", nlohmann::json()), ran["mechanisms"]) << what;
   }
+}
+
+// run --layouts: each row's layout split is stored with the verdict, so run, compare, show and
+// report print it alike; the report pools a variant's layouts into one distribution and says, in
+// markdown and HTML, how the experiment measured and how much of each difference is layout.
+TEST_F(json_contract, layout_splits_are_stored_and_printed_alike) {
+  const auto ran = json({"run", "--simulate", incident.string(), "--toggle", "A1", "--layouts", "3", "--rounds", "4",
+                         "--seed", "5"});
+  expect_verdict_contract(ran, "run --layouts");
+  const auto splits = [](const nlohmann::json& j) {
+    std::map<std::string, nlohmann::json> out;
+    for (const auto& v : j["verdicts"])
+      if (v.contains("layouts")) out[v["variant"].get<std::string>() + " " + v["metric"].get<std::string>()] = v["layouts"];
+    return out;
+  };
+  const auto ran_splits = splits(ran);
+  ASSERT_FALSE(ran_splits.empty()) << ran.dump(2);
+  for (const auto& [row, l] : ran_splits) {
+    EXPECT_EQ(l["baseline"], 3) << row;
+    EXPECT_EQ(l["candidate"], 3) << row;
+    EXPECT_GE(l["share"].get<double>(), 0.0) << row;
+    EXPECT_LE(l["share"].get<double>(), 1.0) << row;
+  }
+  const std::string id = ran["experiment"];
+  const auto reported = json({"report", "--format", "json", id});
+  for (const auto& [what, j] : {std::pair{"compare", json({"compare", id})}, std::pair{"show", json({"show", id})},
+                                std::pair{"report", reported}})
+    EXPECT_EQ(splits(j), ran_splits) << what;
+  EXPECT_EQ(reported["layouts"], 3);
+  EXPECT_EQ(reported["duet"], false);
+  ASSERT_EQ(reported["distributions"].size(), 2u) << "one per variant, its three layouts pooled\n" << reported["distributions"].dump();
+  EXPECT_EQ(reported["distributions"][0]["values"].size(), 12u) << "3 layouts × 4 rounds";
+
+  const std::string variant = ran["verdicts"][0]["variant"];
+  const auto md = run_abtest({"--db", db_, "report", "--format", "md", id});
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_NE(md.out.find("Layouts: each variant was linked 3 times"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("## Layouts (how much of each difference is where the linker put the code)"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("| " + variant + " | proof.total_s | 3 / 3 |"), std::string::npos) << md.out;
+  const auto html = run_abtest({"--db", db_, "report", "--format", "html", id});
+  ASSERT_EQ(html.code, 0) << html.err;
+  EXPECT_NE(html.out.find("<h2>Layouts (how much of each difference is where the linker put the code)</h2>"), std::string::npos);
+  EXPECT_NE(html.out.find("<td>3 / 3</td>"), std::string::npos);
+}
+
+// run --duet: the reports say the arms ran side by side.
+TEST_F(json_contract, a_duet_is_named_in_every_report) {
+  const auto ran = json({"run", "--simulate", incident.string(), "--toggle", "A1", "--duet", "--rounds", "8", "--seed", "5"});
+  expect_verdict_contract(ran, "run --duet");
+  EXPECT_EQ(ran["duet"], true);
+  const std::string id = ran["experiment"];
+  EXPECT_EQ(json({"report", "--format", "json", id})["duet"], true);
+  const auto md = run_abtest({"--db", db_, "report", "--format", "md", id});
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_NE(md.out.find("Duet: baseline and candidate ran at the same time"), std::string::npos) << md.out;
+  EXPECT_EQ(md.out.find("## Layouts"), std::string::npos) << md.out;
 }
 
 TEST_F(json_contract, bisect_prints_culprits_and_offsets_in_one_shape) {
