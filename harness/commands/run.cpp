@@ -159,7 +159,7 @@ int run(const run_flags& f, const global_options& g) {
     // Each block of four rounds holds every combination of core and start order; two blocks at least (plan.hpp).
     plan.rounds = duet_rounds(plan.rounds);
     if (!g.quiet && !g.json)
-      fmt::print(stderr, "note: --duet balances cores and start order over blocks of 4, at least 2 of them: {} rounds\n", plan.rounds);
+      fmt::print(stderr, "note: --duet balances cores and start order over blocks of 4 rounds, at least 3 of them: {} rounds\n", plan.rounds);
   }
 
   std::vector<std::string> notes;

@@ -206,13 +206,16 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
         verdict_row row = row_for(plan, arm, bench, metric, static_cast<int>(cand.size()), base, cand);
         const auto d = stats::log_differences(cand, base);
         if (plan.duet) {
-          // The duet's core and start order, balanced by the schedule, taken out of the estimate.
+          // The duet's core and start order, balanced by the schedule, taken out of the estimate: the
+          // swap pairs' means cancel the core, a fit on them the start order.
           std::vector<double> core, order;
+          std::vector<int> pair;
           for (const int r : rounds) {
             core.push_back(duet_baseline_on_first_core(r) ? 1.0 : -1.0);
             order.push_back(duet_baseline_starts_first(r) ? 1.0 : -1.0);
+            pair.push_back(duet_swap_pair(r));
           }
-          row.primary = stats::crossover_t(d, core, order, options.confidence);
+          row.primary = stats::crossover_t(d, core, order, pair, options.confidence);
         } else {
           row.primary = plan.adaptive ? stats::msprt_interval(d, options.tau, options.alpha)
                                       : stats::one_sample_t(d, options.confidence);

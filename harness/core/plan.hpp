@@ -69,17 +69,17 @@ std::vector<slot> round_slots(const run_plan& plan, int round, bool warmup);
 std::vector<std::vector<int>> variant_groups(const run_plan& plan);
 
 // The duet's balanced schedule: the cores swap every round and the arm that starts first every two
-// rounds, so each block of four rounds holds all four combinations (the analysis then removes both
-// by least squares, stats/crossover.hpp). run_duet puts its first invocation on the first core in
-// even rounds.
+// rounds, so each block of four rounds holds all four combinations, and rounds 2k−1 and 2k — a swap
+// pair — share the start order with the cores swapped (the analysis fits the pairs' means,
+// stats/crossover.hpp). run_duet puts its first invocation on the first core in even rounds.
 inline bool duet_baseline_starts_first(int round) { return ((round - 1) / 2) % 2 == 0; }
 inline bool duet_baseline_on_first_core(int round) { return (round % 2 == 0) == duet_baseline_starts_first(round); }
+inline int duet_swap_pair(int round) { return (round - 1) / 2; }
 
-// The rounds a duet runs for `requested`: whole blocks of four, and at least two of them. The
-// crossover fit (stats/crossover.hpp) has three parameters, so 4 rounds would leave it one degree of
-// freedom: on a program that reports whole milliseconds its one residual was often 0, and the
-// interval had width 0. 8 rounds leave 5.
-inline int duet_rounds(int requested) { return requested <= 8 ? 8 : requested + (4 - requested % 4) % 4; }
+// The rounds a duet runs for `requested`: whole blocks of four, and at least three of them. The
+// fit (stats/crossover.hpp) takes the mean and the start order from the swap pairs' means, so 8
+// rounds would leave it 2 degrees of freedom (t = 4.3 for 95%); 12 leave 4 (t = 2.8), 16 leave 6.
+inline int duet_rounds(int requested) { return requested <= 12 ? 12 : requested + (4 - requested % 4) % 4; }
 
 // The duet partner of each arm in a plan with two variants: arm i of the baseline runs beside arm i
 // of the candidate (layout k beside layout k). Throws std::invalid_argument otherwise.

@@ -1,73 +1,63 @@
-// Least squares on [1, core, order] by the normal equations (3 × 3, Gauss–Jordan with pivoting).
+// The duet's swap-pair fit: pair means, then least squares on [1, order] (see crossover.hpp).
 #include "harness/stats/crossover.hpp"
 
-#include <array>
 #include <cmath>
+#include <map>
 #include <stdexcept>
+#include <vector>
 
 #include "harness/stats/descriptive.hpp"
 #include "harness/stats/t_interval.hpp"
 
 namespace abtest::stats {
 
-namespace {
-
-using matrix3 = std::array<std::array<double, 3>, 3>;
-
-// The inverse of `a`, or false when it is (numerically) singular.
-bool invert(matrix3 a, matrix3& inv) {
-  inv = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
-  for (int c = 0; c < 3; ++c) {
-    int pivot = c;
-    for (int r = c + 1; r < 3; ++r)
-      if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
-    if (std::abs(a[pivot][c]) < 1e-9) return false;
-    std::swap(a[c], a[pivot]);
-    std::swap(inv[c], inv[pivot]);
-    const double p = a[c][c];
-    for (int k = 0; k < 3; ++k) a[c][k] /= p, inv[c][k] /= p;
-    for (int r = 0; r < 3; ++r) {
-      if (r == c) continue;
-      const double f = a[r][c];
-      for (int k = 0; k < 3; ++k) a[r][k] -= f * a[c][k], inv[r][k] -= f * inv[c][k];
-    }
-  }
-  return true;
-}
-
-}  // namespace
-
 log_estimate crossover_t(std::span<const double> d, std::span<const double> core, std::span<const double> order,
-                         double confidence) {
-  if (d.size() != core.size() || d.size() != order.size())
-    throw std::invalid_argument("error: crossover_t needs a core and an order sign for every difference");
-  log_estimate out;
-  out.n = static_cast<int>(d.size());
-  if (d.empty()) return out;
-  out.estimate = mean(d);
-  matrix3 xtx{};
-  std::array<double, 3> xty{};
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    const std::array<double, 3> x{1.0, core[i], order[i]};
-    for (int r = 0; r < 3; ++r) {
-      xty[r] += x[r] * d[i];
-      for (int c = 0; c < 3; ++c) xtx[r][c] += x[r] * x[c];
-    }
+                         std::span<const int> pair, double confidence) {
+  if (d.size() != core.size() || d.size() != order.size() || d.size() != pair.size())
+    throw std::invalid_argument("error: crossover_t needs a core, an order sign and a pair for every difference");
+  struct members {
+    std::vector<std::size_t> first_core, second_core;
+  };
+  std::map<int, members> pairs;
+  for (std::size_t i = 0; i < d.size(); ++i) (core[i] > 0 ? pairs[pair[i]].first_core : pairs[pair[i]].second_core).push_back(i);
+  std::vector<double> means, orders;
+  for (const auto& [id, m] : pairs) {
+    if (m.first_core.size() != 1 || m.second_core.size() != 1) continue;
+    const std::size_t a = m.first_core[0], b = m.second_core[0];
+    if (order[a] != order[b]) continue;  // not a pair of the schedule
+    means.push_back((d[a] + d[b]) / 2);
+    orders.push_back(order[a]);
   }
-  matrix3 inv;
-  if (d.size() < 4 || !invert(xtx, inv)) return out;
-  std::array<double, 3> beta{};
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) beta[r] += inv[r][c] * xty[c];
+  log_estimate out;
+  out.n = static_cast<int>(2 * means.size());
+  if (means.empty()) {
+    out.n = static_cast<int>(d.size());
+    if (!d.empty()) out.estimate = mean(d);
+    return out;
+  }
+  // Least squares of the pair means on [1, order], centred: β₁ = Sxy / Sxx, β₀ = ȳ − β₁·ō.
+  const double k = static_cast<double>(means.size());
+  const double o_bar = mean(orders), m_bar = mean(means);
+  double sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < means.size(); ++i) {
+    sxx += (orders[i] - o_bar) * (orders[i] - o_bar);
+    sxy += (orders[i] - o_bar) * (means[i] - m_bar);
+  }
+  if (sxx < 1e-12) {
+    out.estimate = m_bar;
+    return out;
+  }
+  const double slope = sxy / sxx, intercept = m_bar - slope * o_bar;
+  out.estimate = intercept;
+  if (means.size() < 3) return out;
   double rss = 0;
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    const double e = d[i] - beta[0] - beta[1] * core[i] - beta[2] * order[i];
+  for (std::size_t i = 0; i < means.size(); ++i) {
+    const double e = means[i] - intercept - slope * orders[i];
     rss += e * e;
   }
-  out.estimate = beta[0];
-  out.df = static_cast<double>(d.size()) - 3.0;
+  out.df = k - 2;
   out.spread = std::sqrt(rss / out.df);
-  set_t_interval(out, out.spread * std::sqrt(inv[0][0]), confidence);
+  set_t_interval(out, out.spread * std::sqrt(1 / k + o_bar * o_bar / sxx), confidence);
   return out;
 }
 

@@ -32,7 +32,7 @@ int usable_cpus() {
 TEST(run_duet, baseline_and_candidate_run_side_by_side) {
   if (usable_cpus() < 2) GTEST_SKIP() << "a duet needs two CPUs; this process may use " << usable_cpus();
   temp_dir tmp("e2e-duet");
-  const auto r = run_planted(tmp, {"--toggle", "SLOW", "--duet", "--rounds", "3"});  // raised to 8: two blocks of four
+  const auto r = run_planted(tmp, {"--toggle", "SLOW", "--duet", "--rounds", "3"});  // raised to 12: three blocks of four
   SKIP_IF_CORES_BUSY(r);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = json_of(r);
@@ -41,7 +41,7 @@ TEST(run_duet, baseline_and_candidate_run_side_by_side) {
   ASSERT_NE(work, nullptr) << r.out;
   EXPECT_NEAR((*work)["ratio"].get<double>(), 1.3, 1e-9);
   EXPECT_EQ((*work)["verdict"], "slower");
-  EXPECT_EQ((*work)["n"], 8) << "a duet runs two blocks of four rounds at least (plan.hpp duet_rounds)";
+  EXPECT_EQ((*work)["n"], 12) << "a duet runs three blocks of four rounds at least (plan.hpp duet_rounds)";
 }
 
 TEST(run_duet, a_benchmark_on_two_cores_is_refused_and_its_experiment_marked_failed) {
