@@ -212,7 +212,8 @@ matrix_effects attribute(const matrix_flags& f, matrix_request& q, const arm_set
     std::vector<std::vector<double>> y(q.d.runs.size(), std::vector<double>(static_cast<std::size_t>(columns), NAN));
     for (std::size_t i = 0; i < v.configs.size(); ++i) y[v.configs[i]] = v.y[i];
     try {
-      auto e = effects_report(metric, q.design, search::attribute(q.d, y, 0.05, q.mm.margin), search::measured_log_ratios(q.d, {v}));
+      auto e = effects_report(metric, q.design, search::attribute(q.d, y, 0.05, q.mm.margin), search::measured_log_ratios(q.d, {v}),
+                              r.plan.layouts > 0 ? "layouts" : "rounds");
       for (auto& rec : e.records) rec.experiment_id = r.experiment_id;
       out.json.push_back(e.json);
       out.tables += e.table;

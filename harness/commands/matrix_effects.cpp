@@ -113,13 +113,15 @@ search::shard_values design_values(const recorded_design& design, const run_plan
 }
 
 metric_effects effects_report(const std::string& metric, const recorded_design& design, const search::factorial_outcome& f,
-                              const std::vector<double>& measured) {
+                              const std::vector<double>& measured, const std::string& replicates) {
   metric_effects out;
   std::set<std::vector<int>> culprits;
   for (const auto& c : f.culprits) culprits.insert(c.factors);
-  out.json = {{"metric", metric}, {"sigma", f.screen.sigma}, {"rounds", f.screen.rounds}, {"configs", f.screen.configs}};
-  out.table += fmt::format("\n{} — effects on log time, 0/1 coding (ratio = exp γ), {} configs × {} rounds, σ̂ {:.4f}\n", metric,
-                           f.screen.configs, f.screen.rounds, f.screen.sigma);
+  // "rounds" counts the replicates of a configuration, whatever they were (`replicates`).
+  out.json = {{"metric", metric},          {"sigma", f.screen.sigma}, {"rounds", f.screen.rounds},
+              {"replicates", replicates}, {"configs", f.screen.configs}};
+  out.table += fmt::format("\n{} — effects on log time, 0/1 coding (ratio = exp γ), {} configs × {} {}, σ̂ {:.4f}\n", metric,
+                           f.screen.configs, f.screen.rounds, replicates, f.screen.sigma);
   out.table += fmt::format("  {:<22} {:>8} {:>19} {:>9}  {}\n", "term", "ratio", "95% CI", "p (Holm)", "culprit");
   for (const auto& e : f.screen.attribution) {
     const std::string term = term_name(design.factors, e.factors);
@@ -203,7 +205,8 @@ int matrix_analyze(const std::vector<std::string>& experiments, const std::strin
     for (const auto& p : parts) shards.push_back(design_values(design, p.plan, p.samples, p.health, metric));
     try {
       const auto f = search::attribute_sharded(design.d, shards, 0.05, margin_pct / 100.0);
-      auto e = effects_report(metric, design, f, search::measured_log_ratios(design.d, shards));
+      auto e = effects_report(metric, design, f, search::measured_log_ratios(design.d, shards),
+                              parts.front().plan.layouts > 0 ? "layouts" : "rounds");
       effects.push_back(e.json);
       tables += e.table;
       records.insert(records.end(), e.records.begin(), e.records.end());

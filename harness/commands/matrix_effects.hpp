@@ -42,8 +42,9 @@ struct metric_effects {
 
 // The effects and 0/1 attribution of one metric as a table and JSON, with the measured ln ratio of
 // each run to base beside what the model attributes to it (`measured`: NaN when not measured).
+// `replicates` names what a configuration's replicates were: "rounds", or "layouts" with --layouts.
 metric_effects effects_report(const std::string& metric, const recorded_design& design, const search::factorial_outcome& f,
-                              const std::vector<double>& measured);
+                              const std::vector<double>& measured, const std::string& replicates = "rounds");
 
 // `abtest matrix --analyze`: the effects of one design over the experiments that measured it (the
 // shards of one group, tied by config["group"]), each shard paired with its own base; stored as the

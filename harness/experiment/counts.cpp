@@ -136,9 +136,11 @@ void add_count_verdicts(analysis_result& analysis, const run_plan& plan, const s
         row.verdict = !did_move                 ? stats::verdict::same
                       : cv->second > bv->second ? stats::verdict::slower
                                                 : stats::verdict::faster;
-        if (!did_move && cv->second != bv->second)
-          row.note = fmt::format("{:+} — within what layout and run-to-run drift move this count (docs/manifest.md, counts)",
-                                 static_cast<std::int64_t>(cv->second) - static_cast<std::int64_t>(bv->second));
+        const auto delta = static_cast<std::int64_t>(cv->second) - static_cast<std::int64_t>(bv->second);
+        if (!did_move && delta != 0)
+          row.note = fmt::format("{:+} — within what layout and run-to-run drift move this count (docs/manifest.md, counts)", delta);
+        else if (did_move && std::fabs(row.primary.estimate) < 5e-4)  // its ratio reads 1.000×: say by how much it moved
+          row.note = fmt::format("{:+} ({:+.3f}%)", delta, 100 * std::expm1(row.primary.estimate));
         if (!diff.comparable) {
           row.verdict = stats::verdict::inconclusive;
           row.note = diff.incomparable_reason + " — count both arms on one host and Valgrind";

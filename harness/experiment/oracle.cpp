@@ -203,7 +203,7 @@ arm_set_result experiment_oracle::begin_arms(std::vector<arm_plan> arms, int rou
   r.plan.rounds = rounds;
   const bool timed = rounds > 0;  // 0: counted only (bisect's counts screen)
   r.plan.warmups = timed ? s_.warmups : 0;
-  r.plan.seed = s_.seed + static_cast<std::uint64_t>(++experiments_);
+  r.plan.seed = s_.seed + static_cast<std::uint64_t>(experiments_++);  // the first is the seed asked for
   r.plan.simulate = s_.simulate;
   r.plan.pin = s_.pin;
   if (timed && s_.layouts > 0) {

@@ -85,7 +85,9 @@ TEST(bisect_simulate, from_to_and_the_stored_steps_share_one_key) {
 TEST(bisect_simulate, a_speed_up_is_an_offset_never_a_culprit) {
   scratch dir("bisect-offsets");
   const auto db = (dir.path() / "r.db").string();
-  const auto r = run_abtest({"--json", "--db", db, "bisect", "--simulate", (scenarios / "incident.json").string(), "--seed", "37"});
+  // D4 (−0.3%, below the 1% margin) shows as an offset in 1 of 20 seeds (30–49); 38 is one. (It was
+  // 37 while a search's first experiment took seed + 1: the same draws.)
+  const auto r = run_abtest({"--json", "--db", db, "bisect", "--simulate", (scenarios / "incident.json").string(), "--seed", "38"});
   ASSERT_EQ(r.code, 1) << r.err;
   const auto j = json_of(r);
   ASSERT_EQ(j["verdict"], "slower");

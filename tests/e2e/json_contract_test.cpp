@@ -88,6 +88,7 @@ TEST_F(json_contract, every_command_prints_the_same_verdict_rows) {
   expect_verdict_contract(json({"report", "--format", "json", first}), "report --format json");
   const auto matrix = json({"matrix", "--simulate", incident.string(), "--design", "half", "--rounds", "3", "--seed", "11"});
   expect_verdict_contract(matrix, "matrix");
+  EXPECT_EQ(matrix["seed"], 11) << "the matrix's one experiment takes the seed asked for, so that --seed 11 replays it";
 
   // Without an id, show / compare / report take the latest experiment: here the matrix.
   for (const std::string command : {"show", "compare", "report"}) {

@@ -101,6 +101,18 @@ TEST(counts_verdicts, drift_of_simulated_counts_reads_same_with_its_delta) {
   EXPECT_EQ(row(a, "synth.counts.LLmr")->verdict, stats::verdict::slower) << "+20 of 520: 3.8% and ≥ 10 events";
 }
 
+// The libdeflate matrix trial: SHARED (calls through the PLT) moved Ir 82,702,256 → 82,728,995,
+// +0.032%, HIGHER — beside a ratio that reads 1.000×. The note says by how much.
+TEST(counts_verdicts, a_moved_count_whose_ratio_reads_one_says_by_how_much) {
+  analysis_result a;
+  a.arms.resize(2);
+  add_count_verdicts(a, two_arms(), {stored(0, {{"Ir", 82702256}, {"D1mr", 1000}}), stored(1, {{"Ir", 82728995}, {"D1mr", 2000}})});
+  EXPECT_EQ(row(a, "synth.counts.Ir")->verdict, stats::verdict::slower);
+  EXPECT_EQ(row(a, "synth.counts.Ir")->note, "+26739 (+0.032%)");
+  EXPECT_EQ(row(a, "synth.counts.D1mr")->verdict, stats::verdict::slower);
+  EXPECT_EQ(row(a, "synth.counts.D1mr")->note, "") << "2.000×: the ratio says it";
+}
+
 TEST(counts_verdicts, counts_of_different_regions_are_inconclusive_with_the_reason) {
   analysis_result a;
   a.arms.resize(2);
