@@ -411,6 +411,10 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   counts_screen screen;
   if (s.counts) screen = screen_counts(q, arms, oracle, store, space);
   search::bisect_report r = run_search(q, oracle, space.opts);
+  // The full matrix it is weighed against: over every toggle that differs, the screened ones too,
+  // and each configuration with its layouts (runs count every layout's invocations).
+  r.full_matrix_runs <<= std::min<std::size_t>(screen.not_timed.size(), 20);
+  r.full_matrix_runs *= std::max(1, s.layouts);
 
   toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes);
   if (s.counts) count_interactions(q, space.from, arms, oracle, store, o.split, screen);

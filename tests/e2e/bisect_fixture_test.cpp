@@ -51,6 +51,7 @@ TEST(bisect_fixture, the_counts_screen_times_only_toggles_that_move_a_count) {
   EXPECT_EQ(j["counts_screen"]["not_timed"], nlohmann::json::array({"LAYOUT", "NULL"}));
   EXPECT_EQ(j["method"], "factorial full 2^3") << "SLOW, PAIR1, PAIR2 only";
   EXPECT_TRUE(j["skipped"].empty()) << "the screen's toggles are listed apart";
+  EXPECT_EQ(j["full_matrix_runs"].get<int>() % 32, 0) << "weighed against the matrix of all 5 toggles, the screened too";
   EXPECT_EQ(culprit_sets(j), (std::set<std::vector<std::string>>{{"SLOW"}, {"PAIR1", "PAIR2"}})) << j.dump(2);
   for (const auto& c : j["culprits"]) {
     ASSERT_EQ(c["mechanisms"].size(), 1u) << c.dump(2);

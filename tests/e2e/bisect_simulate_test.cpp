@@ -275,6 +275,9 @@ TEST(bisect_simulate, layouts_and_duet_reach_every_experiment_of_the_search) {
     ASSERT_EQ(r.code, 1) << flag << "\n" << r.err;
     const auto j = json_of(r);
     EXPECT_FALSE(j["culprits"].empty()) << flag << "\n" << j.dump(2);
+    if (flag == "--layouts") {  // the matrix it is weighed against links each of its 2^5 configurations 3 times
+      EXPECT_EQ(j["full_matrix_runs"].get<int>() % (32 * 3), 0) << j["full_matrix_runs"];
+    }
     // Each experiment of the search (parent = the bisection) ran with the flag: every comparison of
     // two variants; with --duet a matrix of more runs one invocation at a time, and says so.
     const std::string parent = j["experiment"];
