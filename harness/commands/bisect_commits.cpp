@@ -38,20 +38,13 @@ class commit_arms {
     if (built.outcome.ok) {
       arm = arm_for(at, v_, built);
       arm->key = fmt::format("{}@{}", v_.key(m_), sha.substr(0, 12));
-      built_.emplace(arm->key, std::pair{&at, built.outcome});
+      relinks_.built(arm->key, at, built.outcome);
     }
     return cache_.emplace(sha, arm).first->second;
   }
 
   // The k layout arms of a commit's arm (experiment_oracle::relinker), linked once per seed.
-  std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k) {
-    auto& cached = layouts_[{arm.key, plan.seed}];
-    if (cached.empty()) {
-      const auto& [at, outcome] = built_.at(arm.key);
-      cached = layout_arms(*at, plan, arm, outcome, k, store_, ctx_);
-    }
-    return cached;
-  }
+  std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k) { return relinks_.layouts(plan, arm, k); }
 
  private:
   const manifest& m_;
@@ -61,8 +54,7 @@ class commit_arms {
   int jobs_;
   std::map<std::string, std::unique_ptr<manifest>> manifests_;
   std::map<std::string, std::optional<arm_plan>> cache_;
-  std::map<std::string, std::pair<const manifest*, build_outcome>> built_;  // by arm key
-  std::map<std::pair<std::string, std::uint64_t>, std::vector<arm_plan>> layouts_;
+  relink_cache relinks_{store_, ctx_};
 };
 
 // --- resolve ---------------------------------------------------------------------------------

@@ -190,6 +190,20 @@ std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const
   return arms;
 }
 
+void relink_cache::built(const std::string& key, const manifest& m, build_outcome o) {
+  built_.insert_or_assign(key, std::pair{&m, std::move(o)});
+}
+
+std::vector<arm_plan> relink_cache::layouts(const run_plan& plan, const arm_plan& arm, int k) {
+  auto& cached = links_[{arm.key, plan.seed}];
+  if (static_cast<int>(cached.size()) != k) {
+    const auto it = built_.find(arm.key);
+    if (it == built_.end()) throw std::logic_error("relink_cache: " + arm.key + " was not built here");
+    cached = layout_arms(*it->second.first, plan, arm, it->second.second, k, store_, ctx_);
+  }
+  return cached;
+}
+
 nlohmann::json build_details(const manifest& m, const build_outcome& o) {
   nlohmann::json d = {{"system", to_string(m.build.system)}, {"bin", o.bin_dir.string()}};
   if (!o.tool_version.empty()) d["tool"] = o.tool_version;

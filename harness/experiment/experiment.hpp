@@ -9,6 +9,7 @@
 //   const execution e = execute(store, m, plan, id, source, samples, ctx);   // e.analysis.rows: verdicts
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,25 @@ std::vector<arm_plan> seeded_layouts(const arm_plan& arm, std::uint64_t experime
 // to do when the build cannot be relinked (no lld, not Ninja, no link step).
 std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const arm_plan& arm, const build_outcome& o,
                                   int k, db::results_store& store, const experiment_context& ctx);
+
+// The layout arms of the arms one search built, linked once per (arm key, seed) through layout_arms:
+// the relinker that bisect's arm providers (variant_arms, and commit_arms for commits) hand
+// experiment_oracle, so that every comparison a variant is in reuses its links.
+class relink_cache {
+ public:
+  relink_cache(db::results_store& store, experiment_context ctx) : store_(store), ctx_(std::move(ctx)) {}
+  // What the arm keyed `key` was built from; `m` must outlive the cache.
+  void built(const std::string& key, const manifest& m, build_outcome o);
+  // The `k` layout arms of `arm` (built(arm.key, …) first): linked on the first call for
+  // (arm.key, plan.seed), the same arms after. Throws std::logic_error for an arm never built.
+  std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k);
+
+ private:
+  db::results_store& store_;
+  experiment_context ctx_;
+  std::map<std::string, std::pair<const manifest*, build_outcome>> built_;
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<arm_plan>> links_;
+};
 
 // The build record's `details` (system, tool, {bin}, patches, compiled sources, notes) and the
 // one-line summary of what a build cost ("built 12.3 s, 2 compiled, 31 from the cache, 2 linked").

@@ -55,7 +55,7 @@ std::string choose_metric(const manifest& m, const std::string& flag, const sear
 
 variant_arms::variant_arms(const manifest& m, db::results_store& store, experiment_context ctx,
                            builder_options options, bool simulated)
-    : m_(m), store_(store), ctx_(std::move(ctx)), builder_(m, std::move(options)), simulated_(simulated) {}
+    : m_(m), store_(store), ctx_(std::move(ctx)), builder_(m, std::move(options)), simulated_(simulated), relinks_(store, ctx_) {}
 
 std::optional<arm_plan> variant_arms::operator()(const search::levels& levels) {
   variant v;
@@ -70,7 +70,7 @@ std::optional<arm_plan> variant_arms::operator()(const search::levels& levels) {
     const auto built = build_and_record(m_, v, store_, builder_, ctx_);
     if (built.outcome.ok) {
       arm = arm_for(m_, v, built);
-      outcomes_.emplace(key, built.outcome);
+      relinks_.built(key, m_, built.outcome);
     } else {
       failures_[key] = built.outcome.log_tail;
     }
@@ -79,16 +79,7 @@ std::optional<arm_plan> variant_arms::operator()(const search::levels& levels) {
 }
 
 std::vector<arm_plan> variant_arms::layouts(const run_plan& plan, const arm_plan& arm, int k) {
-  auto& cached = layouts_[{arm.key, plan.seed}];
-  if (static_cast<int>(cached.size()) == k) return cached;
-  if (simulated_) {
-    cached = seeded_layouts(arm, plan.seed, k);
-  } else {
-    const auto o = outcomes_.find(arm.key);
-    if (o == outcomes_.end()) throw std::logic_error("variant_arms::layouts: " + arm.key + " was not built here");
-    cached = layout_arms(m_, plan, arm, o->second, k, store_, ctx_);
-  }
-  return cached;
+  return simulated_ ? seeded_layouts(arm, plan.seed, k) : relinks_.layouts(plan, arm, k);
 }
 
 std::string variant_arms::failure(const std::string& key) const {

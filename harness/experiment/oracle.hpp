@@ -20,6 +20,7 @@
 #include "harness/core/plan.hpp"
 #include "harness/core/samples.hpp"
 #include "harness/experiment/context.hpp"
+#include "harness/experiment/experiment.hpp"
 #include "harness/search/oracle.hpp"
 #include "harness/search/scenario.hpp"
 
@@ -152,8 +153,7 @@ class variant_arms {
   builder builder_;
   bool simulated_;
   std::map<std::string, std::optional<arm_plan>> cache_;
-  std::map<std::string, build_outcome> outcomes_;  // of the builds that succeeded, by key
-  std::map<std::pair<std::string, std::uint64_t>, std::vector<arm_plan>> layouts_;  // (key, seed)
+  relink_cache relinks_;  // of the builds that succeeded
   std::map<std::string, std::string> failures_;
 };
 
