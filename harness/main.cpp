@@ -31,8 +31,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "error: {} — see `abtest {} --help`\n", e.what(),
-               app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name());
+    const auto used = app.get_subcommands();
+    fmt::print(stderr, "error: {} — see `abtest {}--help`\n", e.what(), used.empty() ? "" : used.front()->get_name() + " ");
     return static_cast<int>(exit_code::usage);
   }
   try {
