@@ -75,7 +75,7 @@ struct build_job {
     exec::process_options o;
     o.argv = argv;
     o.working_dir = cwd;
-    o.env = env;
+    o.env.insert(env.begin(), env.end());
     for (const auto& [k, val] : extra_env) o.env[k] = val;
     o.hardware_counters = false;
     // The log and `output` keep the tool's output (tool_output bounds it); the runner keeps none.
@@ -313,18 +313,19 @@ variant build_part(const variant& v, const manifest& m) {
   return out;
 }
 
-std::map<std::string, std::string> run_env(const variant& v, const manifest& m) {
-  std::map<std::string, std::string> env;
+exec::env_changes run_env(const variant& v, const manifest& m) {
+  exec::env_changes env;
   const auto levels = v.all_levels(m);
   for (const auto& t : m.toggles)
-    if (t.kind == toggle_kind::env) env[t.var] = levels.at(t.id);
+    if (t.kind == toggle_kind::env) env[t.var] = t.value_of(levels.at(t.id));
   return env;
 }
 
-std::string program_digest(const std::string& binaries_digest, const std::map<std::string, std::string>& env) {
+std::string program_digest(const std::string& binaries_digest, const exec::env_changes& env) {
   if (env.empty() || binaries_digest.empty()) return binaries_digest;
   std::string text = binaries_digest + "\n";
-  for (const auto& [k, val] : env) text += k + "=" + val + "\n";
+  // "NAME=" (set, empty) and "NAME unset" differ; a name holds neither '=' nor ' '.
+  for (const auto& [k, val] : env) text += val ? k + "=" + *val + "\n" : k + " unset\n";
   return sha256_hex(text);
 }
 

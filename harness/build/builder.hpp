@@ -21,6 +21,7 @@
 #include "harness/build/source_tree.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/core/variant.hpp"
+#include "harness/exec/env_changes.hpp"
 
 namespace abtest {
 
@@ -93,10 +94,11 @@ source_state read_source_state(const std::filesystem::path& dir);
 // The part of `v` that the build sees: `env` toggles left out, so that variants that differ only
 // in them share one build (DESIGN §3.1).
 variant build_part(const variant& v, const manifest& m);
-// The environment that `v`'s `env` toggles give the benchmark processes (off levels too).
-std::map<std::string, std::string> run_env(const variant& v, const manifest& m);
+// The environment that `v`'s `env` toggles give the benchmark processes (off levels too): each
+// level's value (toggle_spec::value_of), nullopt where the level unsets the variable.
+exec::env_changes run_env(const variant& v, const manifest& m);
 // What makes two arms the same program: their binaries and their run-time environment.
-std::string program_digest(const std::string& binaries_digest, const std::map<std::string, std::string>& env);
+std::string program_digest(const std::string& binaries_digest, const exec::env_changes& env);
 // The targets that the named benchmarks' `{bin}/NAME` programs come from (all benchmarks if empty),
 // in build.targets order, for builder_options::targets.
 std::vector<std::string> targets_for(const manifest& m, const std::vector<std::string>& benchmarks);

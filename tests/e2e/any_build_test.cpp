@@ -163,6 +163,33 @@ TEST(any_build, an_env_toggle_is_measured_without_a_rebuild) {
   EXPECT_EQ(nlohmann::json::parse(builds.out), nlohmann::json::parse(R"([{"variant": "base"}])")) << builds.out;
 }
 
+TEST(any_build, an_env_toggle_level_with_a_null_value_removes_the_variable) {
+  planted_repo p;
+  // Inherited by abtest and so by the benchmark: only a removal makes the baseline run at scale 1.
+  ::setenv("PLANTED_WORK_SCALE", "3", 1);
+  p.manifest["toggles"] = nlohmann::json::parse(
+      R"([{"id": "SCALE", "env": "PLANTED_WORK_SCALE", "levels": ["unset", "two"], "values": {"unset": null, "two": "2"}}])");
+  p.write_manifest();
+  const auto r = p.abtest({"run", "--toggle", "SCALE", "--rounds", "3", "--bench", "planted", "--seed", "2"});
+  ::unsetenv("PLANTED_WORK_SCALE");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  bool seen = false;
+  for (const auto& v : j["verdicts"])
+    if (v["variant"] == "SCALE" && v["metric"] == "planted.work_count") {
+      seen = true;
+      EXPECT_NEAR(v["ratio"].get<double>(), 2.0, 1e-12) << "the baseline kept the inherited PLANTED_WORK_SCALE=3";
+    }
+  EXPECT_TRUE(seen) << j.dump(2);
+  // The plan (what `show` prints and `--resume` runs) says unset, not "unset" or "".
+  const auto shown = p.abtest({"show", j["experiment"]});
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  const auto arms = json_of(shown)["config"]["arms"];
+  EXPECT_TRUE(arms[0]["env"]["PLANTED_WORK_SCALE"].is_null()) << arms.dump(2);
+  EXPECT_EQ(arms[1]["env"]["PLANTED_WORK_SCALE"], "2") << arms.dump(2);
+  EXPECT_NE(arms[0]["binaries_digest"], arms[1]["binaries_digest"]);
+}
+
 TEST(any_build, a_wrapped_benchmark_program_is_hashed_and_never_called_the_same_program) {
   // Found by a new user on third-party code: behind `sh -c`, no binary was traced, so every
   // variant looked "the same program" and a planted slowdown was never measured.
