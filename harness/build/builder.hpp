@@ -65,6 +65,12 @@ struct builder_options {
   std::optional<bool> without_cuda;  // default: this host has no CUDA device
 };
 
+// A command build's argv and the environment its `var` toggles give it.
+struct command_line {
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> env;
+};
+
 // Receives each line of a build tool's output (stdout and stderr, in the order they come, without
 // the newline) while the tool runs: for progress ("[12/40] Building CXX object …") and for -v.
 using build_output_fn = std::function<void(std::string_view line)>;
@@ -79,8 +85,11 @@ class builder {
   build_outcome build(const variant& v, const build_output_fn& on_output = {}) const;
   std::filesystem::path folder(const variant& v) const;
 
-  // The cmake configure command line for `v` (exposed for tests and `abtest show`).
+  // The cmake configure command line for `v` (exposed for tests and `abtest build --dry-run`).
   std::vector<std::string> configure_command(const variant& v) const;
+  // A command build's line for `v`: {NAME} and $NAME are the `var` toggles' values, {build_dir}
+  // the variant's build folder (for `abtest build --dry-run`).
+  command_line build_command_line(const variant& v) const;
 
  private:
   const manifest& m_;
