@@ -28,6 +28,18 @@ bool looks_like_build_setting(const std::string& name) {
   return std::regex_search(name, re);
 }
 
+// A help string as a title: a help written over several lines (libdeflate's are) on one, each run
+// of whitespace one space.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+    else if (!out.empty() && out.back() != ' ') out += ' ';
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 std::string common_prefix(const std::vector<std::string>& names) {
   if (names.size() < 2) return {};
   std::string p = names.front().substr(0, names.front().find('_') + 1);
@@ -102,7 +114,7 @@ void probe_cmake(const fs::path& source, const fs::path& probe_dir, project_draf
         if (s != e->value) levels.push_back(s);
       t["levels"] = levels;
     }
-    if (!e->help.empty()) t["title"] = e->help;
+    if (const std::string title = one_line(e->help); !title.empty()) t["title"] = title;
     toggles.push_back(t);
   }
   d.manifest["toggles"] = toggles;
