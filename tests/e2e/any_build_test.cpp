@@ -79,6 +79,17 @@ struct planted_repo {
   }
 };
 
+// The ratio of `metric` in the answer of a `run --json` with one candidate (0, and a failure, where
+// it has none).
+double ratio_of(const cli_result& r, const std::string& metric) {
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  for (const auto& v : j["verdicts"])
+    if (v["metric"] == metric) return v["ratio"].get<double>();
+  ADD_FAILURE() << "no verdict on " << metric << "\n" << j.dump(2);
+  return 0.0;
+}
+
 TEST(any_build, patch_toggles_give_the_same_culprits_as_the_cmake_options) {
   planted_repo p;
   for (const char* t : {"SLOW", "PAIR1", "PAIR2"}) {
@@ -172,17 +183,9 @@ TEST(any_build, an_env_toggle_level_with_a_null_value_removes_the_variable) {
   p.write_manifest();
   const auto r = p.abtest({"run", "--toggle", "SCALE", "--rounds", "3", "--bench", "planted", "--seed", "2"});
   ::unsetenv("PLANTED_WORK_SCALE");
-  ASSERT_EQ(r.code, 0) << r.err;
-  const auto j = json_of(r);
-  bool seen = false;
-  for (const auto& v : j["verdicts"])
-    if (v["variant"] == "SCALE" && v["metric"] == "planted.work_count") {
-      seen = true;
-      EXPECT_NEAR(v["ratio"].get<double>(), 2.0, 1e-12) << "the baseline kept the inherited PLANTED_WORK_SCALE=3";
-    }
-  EXPECT_TRUE(seen) << j.dump(2);
+  EXPECT_NEAR(ratio_of(r, "planted.work_count"), 2.0, 1e-12) << "the baseline kept the inherited PLANTED_WORK_SCALE=3";
   // The plan (what `show` prints and `--resume` runs) says unset, not "unset" or "".
-  const auto shown = p.abtest({"show", j["experiment"]});
+  const auto shown = p.abtest({"show", json_of(r)["experiment"]});
   ASSERT_EQ(shown.code, 0) << shown.err;
   const auto arms = json_of(shown)["config"]["arms"];
   EXPECT_TRUE(arms[0]["env"]["PLANTED_WORK_SCALE"].is_null()) << arms.dump(2);
@@ -206,12 +209,7 @@ TEST(any_build, option_values_reach_cmake_and_a_changed_value_rebuilds_the_same_
   EXPECT_NE(text.out.find("-DCMAKE_CXX_FLAGS=\"-O3 -fno-inline\""), std::string::npos) << text.out;
 
   const auto ratio = [&] {
-    const auto r = p.abtest({"run", "--toggle", "SIZE", "--rounds", "2", "--bench", "planted", "--seed", "6"});
-    EXPECT_EQ(r.code, 0) << r.err;
-    const auto j = json_of(r);
-    for (const auto& v : j["verdicts"])
-      if (v["metric"] == "planted.work_count") return v["ratio"].get<double>();
-    return 0.0;
+    return ratio_of(p.abtest({"run", "--toggle", "SIZE", "--rounds", "2", "--bench", "planted", "--seed", "6"}), "planted.work_count");
   };
   EXPECT_NEAR(ratio(), 4.0, 1e-12);
   p.manifest["toggles"][0]["values"]["big"] = "2";  // the same level and folder (.abtest/build/SIZE), another value
@@ -378,12 +376,7 @@ TEST(any_build, var_values_reach_a_command_build_and_a_changed_value_cleans_its_
   const auto ratio = [&] {
     auto all = args;
     all.insert(all.end(), {"run", "--toggle", "MORE", "--rounds", "2"});
-    const auto r = run_abtest(all);
-    EXPECT_EQ(r.code, 0) << r.err;
-    const auto j = json_of(r);
-    for (const auto& v : j["verdicts"])
-      if (v["metric"] == "mk.work") return v["ratio"].get<double>();
-    return 0.0;
+    return ratio_of(run_abtest(all), "mk.work");
   };
   EXPECT_NEAR(ratio(), 3.0, 1e-12);
   auto dry = args;
