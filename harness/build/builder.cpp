@@ -75,7 +75,7 @@ struct build_job {
     exec::process_options o;
     o.argv = argv;
     o.working_dir = cwd;
-    o.env = env;
+    o.env.insert(env.begin(), env.end());
     for (const auto& [k, val] : extra_env) o.env[k] = val;
     o.hardware_counters = false;
     // The log and `output` keep the tool's output (tool_output bounds it); the runner keeps none.
@@ -170,7 +170,7 @@ std::vector<std::string> cmake_configure_command(const build_job& j, const std::
   // Every option toggle, off levels too, so a folder never keeps a level from an earlier configure.
   const auto levels = j.v.all_levels(m);
   for (const auto& t : m.toggles)
-    if (t.kind == toggle_kind::option) argv.push_back(fmt::format("-D{}={}", t.option, levels.at(t.id)));
+    if (t.kind == toggle_kind::option) argv.push_back(fmt::format("-D{}={}", t.option, *t.value_of(levels.at(t.id))));
   return argv;
 }
 
@@ -277,19 +277,37 @@ system_result build_cargo(const build_job& j) {
 
 // --- A command ------------------------------------------------------------------------------
 
+command_line expand_build_command(const build_job& j) {
+  command_line c;
+  std::map<std::string, std::string> values = {{"build_dir", j.dir.string()}};
+  const auto levels = j.v.all_levels(j.m);
+  for (const auto& t : j.m.toggles)
+    if (t.kind == toggle_kind::var) values[t.var] = c.env[t.var] = *t.value_of(levels.at(t.id));
+  for (const auto& arg : j.m.build.command) c.argv.push_back(expand_placeholders(arg, values));
+  if (j.without_cuda)
+    for (const auto& a : j.m.build.without_cuda_args) c.argv.push_back(a);
+  return c;
+}
+
 system_result build_command(const build_job& j) {
   system_result r;
   r.bin_dir = (j.source / j.m.build.bin).lexically_normal();
-  std::map<std::string, std::string> values = {{"build_dir", j.dir.string()}}, env;
-  const auto levels = j.v.all_levels(j.m);
-  for (const auto& t : j.m.toggles)
-    if (t.kind == toggle_kind::var) values[t.var] = env[t.var] = levels.at(t.id);
-  std::vector<std::string> argv;
-  for (const auto& arg : j.m.build.command) argv.push_back(expand_placeholders(arg, values));
-  if (j.without_cuda)
-    for (const auto& a : j.m.build.without_cuda_args) argv.push_back(a);
-  r.ok = j.run(argv, j.source, env);
-  r.flags = fmt::format("{}", fmt::join(argv, " "));
+  const command_line c = expand_build_command(j);
+  // The folder was last built by another command line (a level's value, or build.command, was
+  // edited): the project's build may not see that its outputs are stale, so it starts from a clean
+  // tree, as a CMake folder is configured afresh. The worktree is abtest's own.
+  std::string stamp_text = fmt::format("{}\n", fmt::join(c.argv, "\n"));
+  for (const auto& [k, val] : c.env) stamp_text += fmt::format("${}={}\n", k, val);
+  const fs::path stamp = j.dir / "abtest-command.txt";
+  if (fs::exists(stamp) && read_text_file(stamp) != stamp_text) {
+    j.output += "abtest: the build command changed since this folder's last build: cleaning its worktree\n";
+    exec::run_git(j.source, {"clean", "-fdxq"});
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(j.dir, ec)) fs::remove_all(e.path(), ec);
+  }
+  std::ofstream(stamp, std::ios::trunc) << stamp_text;
+  r.ok = j.run(c.argv, j.source, c.env);
+  r.flags = fmt::format("{}", fmt::join(c.argv, " "));
   for (const auto& t : j.targets) r.programs[t] = r.bin_dir / t;
   return r;
 }
@@ -313,18 +331,19 @@ variant build_part(const variant& v, const manifest& m) {
   return out;
 }
 
-std::map<std::string, std::string> run_env(const variant& v, const manifest& m) {
-  std::map<std::string, std::string> env;
+exec::env_changes run_env(const variant& v, const manifest& m) {
+  exec::env_changes env;
   const auto levels = v.all_levels(m);
   for (const auto& t : m.toggles)
-    if (t.kind == toggle_kind::env) env[t.var] = levels.at(t.id);
+    if (t.kind == toggle_kind::env) env[t.var] = t.value_of(levels.at(t.id));
   return env;
 }
 
-std::string program_digest(const std::string& binaries_digest, const std::map<std::string, std::string>& env) {
+std::string program_digest(const std::string& binaries_digest, const exec::env_changes& env) {
   if (env.empty() || binaries_digest.empty()) return binaries_digest;
   std::string text = binaries_digest + "\n";
-  for (const auto& [k, val] : env) text += k + "=" + val + "\n";
+  // "NAME=" (set, empty) and "NAME unset" differ; a name holds neither '=' nor ' '.
+  for (const auto& [k, val] : env) text += val ? k + "=" + *val + "\n" : k + " unset\n";
   return sha256_hex(text);
 }
 
@@ -371,6 +390,15 @@ std::vector<std::string> builder::configure_command(const variant& v) const {
   const fs::path dir = m_.needs_worktrees() ? folder(v) / "build" : folder(v);
   const build_job j{m_, options_, bv, m_.source_dir, dir, options_.targets, *options_.without_cuda, {}, log, output, none};
   return cmake_configure_command(j, options_.extra_cmake_args);
+}
+
+command_line builder::build_command_line(const variant& v) const {
+  std::string output;
+  std::ofstream log;
+  const build_output_fn none;
+  const variant bv = build_part(v, m_);
+  const build_job j{m_, options_, bv, m_.source_dir, folder(v) / "build", options_.targets, *options_.without_cuda, {}, log, output, none};
+  return expand_build_command(j);
 }
 
 build_outcome builder::build(const variant& requested, const build_output_fn& on_output) const {

@@ -21,6 +21,7 @@
 #include "harness/build/source_tree.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/core/variant.hpp"
+#include "harness/exec/env_changes.hpp"
 
 namespace abtest {
 
@@ -64,6 +65,12 @@ struct builder_options {
   std::optional<bool> without_cuda;  // default: this host has no CUDA device
 };
 
+// A command build's argv and the environment its `var` toggles give it.
+struct command_line {
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> env;
+};
+
 // Receives each line of a build tool's output (stdout and stderr, in the order they come, without
 // the newline) while the tool runs: for progress ("[12/40] Building CXX object …") and for -v.
 using build_output_fn = std::function<void(std::string_view line)>;
@@ -78,8 +85,11 @@ class builder {
   build_outcome build(const variant& v, const build_output_fn& on_output = {}) const;
   std::filesystem::path folder(const variant& v) const;
 
-  // The cmake configure command line for `v` (exposed for tests and `abtest show`).
+  // The cmake configure command line for `v` (exposed for tests and `abtest build --dry-run`).
   std::vector<std::string> configure_command(const variant& v) const;
+  // A command build's line for `v`: {NAME} and $NAME are the `var` toggles' values, {build_dir}
+  // the variant's build folder (for `abtest build --dry-run`).
+  command_line build_command_line(const variant& v) const;
 
  private:
   const manifest& m_;
@@ -93,10 +103,11 @@ source_state read_source_state(const std::filesystem::path& dir);
 // The part of `v` that the build sees: `env` toggles left out, so that variants that differ only
 // in them share one build (DESIGN §3.1).
 variant build_part(const variant& v, const manifest& m);
-// The environment that `v`'s `env` toggles give the benchmark processes (off levels too).
-std::map<std::string, std::string> run_env(const variant& v, const manifest& m);
+// The environment that `v`'s `env` toggles give the benchmark processes (off levels too): each
+// level's value (toggle_spec::value_of), nullopt where the level unsets the variable.
+exec::env_changes run_env(const variant& v, const manifest& m);
 // What makes two arms the same program: their binaries and their run-time environment.
-std::string program_digest(const std::string& binaries_digest, const std::map<std::string, std::string>& env);
+std::string program_digest(const std::string& binaries_digest, const exec::env_changes& env);
 // The targets that the named benchmarks' `{bin}/NAME` programs come from (all benchmarks if empty),
 // in build.targets order, for builder_options::targets.
 std::vector<std::string> targets_for(const manifest& m, const std::vector<std::string>& benchmarks);

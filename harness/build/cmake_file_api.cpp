@@ -55,7 +55,15 @@ std::map<std::string, cmake_cache_entry> read_cmake_cache(const fs::path& cache_
   std::string line, help;
   while (std::getline(in, line)) {
     if (line.rfind("//", 0) == 0) {
-      help += (help.empty() ? "" : " ") + line.substr(2);
+      // CMake wraps a help string at a space past 60 characters, the space starting the next line,
+      // and writes a newline as a line that starts with a literal "\n" (cmCacheManager::
+      // OutputHelpString): the lines joined as they are give the string back.
+      std::string part = line.substr(2);
+      if (part.rfind("\\n", 0) == 0) {
+        help += '\n';
+        part.erase(0, 2);
+      }
+      help += part;
       continue;
     }
     const auto colon = line.find(':'), eq = line.find('=');

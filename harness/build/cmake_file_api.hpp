@@ -24,9 +24,10 @@ void request_codemodel(const std::filesystem::path& dir);
 // The targets of the newest reply in `dir`; empty when there is none or it cannot be read.
 std::vector<cmake_target> read_codemodel(const std::filesystem::path& dir);
 
-// One CMake cache entry (CMakeCache.txt): `NAME:TYPE=VALUE`, its help line, and its properties.
+// One CMake cache entry (CMakeCache.txt): `NAME:TYPE=VALUE`, its help string, and its properties.
 struct cmake_cache_entry {
-  std::string name, type, value, help;
+  std::string name, type, value;
+  std::string help;                    // as the project wrote it, newlines included (the file spells them \n)
   bool advanced = false;
   std::vector<std::string> strings;    // the STRINGS property (the values a GUI offers)
 };

@@ -28,6 +28,53 @@ bool looks_like_build_setting(const std::string& name) {
   return std::regex_search(name, re);
 }
 
+// A help string as a title: a help written over several lines (libdeflate's are) on one, each run
+// of whitespace one space.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+    else if (!out.empty() && out.back() != ' ') out += ' ';
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// Words that say little in an id, left out when the id would be too long: LIBDEFLATE_GZIP_SUPPORT
+// is GZIP once the prefix is gone.
+bool filler_word(const std::string& w) {
+  return w == "SUPPORT" || w == "ENABLE" || w == "ENABLED" || w == "USE" || w == "WITH" || w == "HAVE" || w == "OPTION";
+}
+
+// The words joined by '_' in at most `width` characters, as readable as it fits: filler words left
+// out; the longest word (the first of equals) cut a letter at a time down to 4; words after the
+// first left out, the last kept (it often tells two options apart); words cut down to 3; and only
+// then the end cut off. COMPRESSION_SUPPORT → COMPRESSION, SIMD_ACCELERATED_DECOMPRESSION →
+// SIMD_ACCEL_DECOM, VERY_LONG_NAME_FOR_FAST_PATH → VERY_FAST_PATH.
+std::string fit_words(std::vector<std::string> words, std::size_t width, bool drop_fillers = true) {
+  const auto joined = [&] { return fmt::format("{}", fmt::join(words, "_")); };
+  if (joined().size() <= width) return joined();
+  std::vector<std::string> kept;
+  for (const auto& w : words)
+    if (!filler_word(w)) kept.push_back(w);
+  if (drop_fillers && !kept.empty()) words = kept;
+  const auto shorten_to = [&](std::size_t shortest) {
+    while (joined().size() > width) {
+      auto longest = words.end();
+      for (auto it = words.begin(); it != words.end(); ++it)
+        if (it->size() > shortest && (longest == words.end() || it->size() > longest->size())) longest = it;
+      if (longest == words.end()) return;
+      longest->pop_back();
+    }
+  };
+  shorten_to(4);
+  while (joined().size() > width && words.size() > 2) words.erase(words.begin() + 1);
+  shorten_to(3);
+  std::string id = joined().substr(0, width);
+  while (!id.empty() && id.back() == '_') id.pop_back();
+  return id;
+}
+
 std::string common_prefix(const std::vector<std::string>& names) {
   if (names.size() < 2) return {};
   std::string p = names.front().substr(0, names.front().find('_') + 1);
@@ -102,11 +149,11 @@ void probe_cmake(const fs::path& source, const fs::path& probe_dir, project_draf
         if (s != e->value) levels.push_back(s);
       t["levels"] = levels;
     }
-    if (!e->help.empty()) t["title"] = e->help;
+    if (const std::string title = one_line(e->help); !title.empty()) t["title"] = title;
     toggles.push_back(t);
   }
   d.manifest["toggles"] = toggles;
-  d.guessed.push_back(fmt::format("{} toggle(s) from CMake options: {}", options.size(), fmt::join(names, ", ")));
+  d.guessed.push_back(fmt::format("{} toggle(s) from CMake options (their ids are listed above)", options.size()));
 
   // Benchmarks: executables that link Google Benchmark.
   json benchmarks = json::array(), targets = json::array();
@@ -146,7 +193,7 @@ void probe_cargo(const fs::path& source, project_draft& d) {
   const auto features = cargo_features(toml);
   for (const auto& f : features) toggles.push_back({{"id", toggle_id_for(f, "", taken)}, {"feature", f}});
   d.manifest["toggles"] = toggles;
-  d.guessed.push_back(fmt::format("{} toggle(s) from Cargo features: {}", features.size(), fmt::join(features, ", ")));
+  d.guessed.push_back(fmt::format("{} toggle(s) from Cargo features (their ids are listed above)", features.size()));
   // Programs: [[bin]] names and src/bin/*.rs.
   std::vector<std::string> bins;
   static const std::regex bin_re(R"re(\[\[bin\]\][^\[]*?name\s*=\s*"([^"]+)")re");
@@ -186,18 +233,25 @@ void probe_make(const fs::path& source, project_draft& d) {
 }  // namespace
 
 std::string toggle_id_for(const std::string& name, const std::string& prefix, std::vector<std::string>& taken) {
-  std::string base = name.rfind(prefix, 0) == 0 && name.size() > prefix.size() ? name.substr(prefix.size()) : name;
-  std::string id;
-  for (char c : base) id += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(c)) : '_';
-  if (id.empty() || !std::isupper(static_cast<unsigned char>(id[0]))) id = "T" + id;
-  id = id.substr(0, 16);
-  std::string unique = id;
-  for (int n = 2; std::find(taken.begin(), taken.end(), unique) != taken.end(); ++n) {
-    const std::string suffix = std::to_string(n);
-    unique = id.substr(0, 16 - suffix.size()) + suffix;
+  const std::string base = name.rfind(prefix, 0) == 0 && name.size() > prefix.size() ? name.substr(prefix.size()) : name;
+  std::vector<std::string> words{""};  // upper-case runs of letters and digits
+  for (char c : base) {
+    if (std::isalnum(static_cast<unsigned char>(c))) words.back() += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    else if (!words.back().empty()) words.emplace_back();
   }
-  taken.push_back(unique);
-  return unique;
+  if (words.back().empty()) words.pop_back();
+  if (words.empty()) words.push_back("T");
+  if (!std::isupper(static_cast<unsigned char>(words.front()[0]))) words.front().insert(0, "T");
+  const auto is_taken = [&](const std::string& id) { return std::find(taken.begin(), taken.end(), id) != taken.end(); };
+  std::string id = fit_words(words, 16);
+  // FOO_SUPPORT beside FOO: keep the filler word, shortened, before falling back to a number.
+  if (is_taken(id)) id = fit_words(words, 16, false);
+  for (int n = 2; is_taken(id); ++n) {
+    const std::string suffix = fmt::format("_{}", n);
+    id = fit_words(words, 16 - suffix.size()) + suffix;
+  }
+  taken.push_back(id);
+  return id;
 }
 
 std::vector<std::string> cargo_features(const std::string& cargo_toml) {

@@ -26,7 +26,8 @@ project_draft probe_project(const std::filesystem::path& source, const std::file
                             const std::filesystem::path& probe_dir);
 
 // A toggle id for an option or feature name: upper case, [A-Z0-9_], at most 16 characters, with a
-// common prefix (e.g. the project's "ABTEST_") left out; unique among `taken`.
+// common prefix (e.g. the project's "ABTEST_") left out, shortened word by word rather than cut
+// (LIBDEFLATE_DECOMPRESSION_SUPPORT → DECOMPRESSION); unique among `taken` (a second FOO is FOO_2).
 std::string toggle_id_for(const std::string& name, const std::string& prefix, std::vector<std::string>& taken);
 
 // The [features] table of a Cargo.toml, without "default", in file order.

@@ -90,6 +90,20 @@ std::vector<variant> reuse_order(std::vector<variant> todo) {
   return out;
 }
 
+// What the variant's option and var toggles with `values` hand the build, off levels too, e.g.
+// `-DCMAKE_C_FLAGS="-O3 -march=native"`: the variant key names only the levels.
+std::vector<std::string> handed_values(const manifest& m, const variant& v) {
+  std::vector<std::string> out;
+  const auto levels = v.all_levels(m);
+  for (const auto& t : m.toggles) {
+    if (t.values.empty() || !t.changes_build()) continue;
+    const std::string value = *t.value_of(levels.at(t.id));
+    if (t.kind == toggle_kind::option) out.push_back(fmt::format("-D{}={:?}", t.option, value));
+    if (t.kind == toggle_kind::var) out.push_back(fmt::format("{}={:?}", t.var, value));
+  }
+  return out;
+}
+
 int build(const build_flags& f, const global_options& g) {
   const manifest m = load_manifest_for(g);
   std::vector<variant> targets;
@@ -118,8 +132,16 @@ int build(const build_flags& f, const global_options& g) {
     for (const auto& v : unique) {
       nlohmann::json j = {{"variant", v.key(m)}, {"dir", b.folder(v).string()}, {"targets", bo.targets}};
       if (m.build.system == build_system::cmake) j["configure"] = b.configure_command(v);
+      if (m.build.system == build_system::command) {
+        const command_line c = b.build_command_line(v);
+        j["command"] = c.argv;
+        j["env"] = c.env;
+      }
       plan.push_back(j);
-      if (!g.json && !g.quiet) fmt::print("{:<24} {}\n", v.key(m), b.folder(v).string());
+      if (!g.json && !g.quiet) {
+        fmt::print("{:<24} {}\n", v.key(m), b.folder(v).string());
+        for (const auto& line : handed_values(m, v)) fmt::print("    {}\n", line);
+      }
     }
     if (g.json) std::cout << plan.dump(2) << "\n";
     return 0;

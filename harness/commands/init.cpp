@@ -1,7 +1,10 @@
 // `abtest init`: a starting manifest for the project in this folder (or --source DIR), saying what
 // it guessed and what is left to fill in. It never overwrites a manifest.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 
@@ -18,6 +21,19 @@ namespace fs = std::filesystem;
 struct init_flags {
   std::string source = ".";
 };
+
+// Each toggle id of the draft → what it sets: "option PLANTED_SIZE (levels 1, 2, 4)", "feature simd".
+nlohmann::ordered_json toggle_sources(const nlohmann::ordered_json& manifest) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& t : manifest["toggles"]) {
+    std::string source;
+    for (const char* kind : {"option", "feature"})
+      if (t.contains(kind)) source = fmt::format("{} {}", kind, t[kind].get<std::string>());
+    if (t.contains("levels")) source += fmt::format(" (levels {})", fmt::join(t["levels"].get<std::vector<std::string>>(), ", "));
+    out[t["id"].get<std::string>()] = source;
+  }
+  return out;
+}
 
 int init(const init_flags& f, const global_options& g) {
   const fs::path path = fs::absolute(locate_manifest(g.manifest)).lexically_normal();
@@ -41,29 +57,45 @@ int init(const init_flags& f, const global_options& g) {
     out << text;
     if (!out) throw usage_error(fmt::format("cannot write {} — check the folder's permissions", path.string()));
   }
+  // A draft that does not load is written all the same (it is the start the user fills in), and
+  // the command fails as any command does on a manifest it cannot use: exit 2, the error on stderr.
+  const auto finish = [&] {
+    if (invalid.empty()) return 0;
+    throw usage_error(fmt::format("the draft is not usable yet: {} (fill in what is still to do, then `abtest build --dry-run`)",
+                                  invalid));
+  };
   if (g.json) {
-    std::cout << nlohmann::json({{"manifest", path.string()}, {"guessed", d.guessed}, {"to_do", d.to_do},
-                                 {"valid", invalid.empty()}, {"error", invalid}}).dump(2) << "\n";
-    return 0;
+    std::cout << nlohmann::json({{"manifest", path.string()}, {"toggles", toggle_sources(d.manifest)}, {"guessed", d.guessed},
+                                 {"to_do", d.to_do}, {"valid", invalid.empty()}, {"error", invalid}}).dump(2) << "\n";
+    return finish();
   }
-  if (g.quiet) return 0;
+  if (g.quiet) return finish();
   fmt::print("wrote {} ({} build, {} toggle(s), {} benchmark(s))\n", path.string(), d.manifest["build"]["system"].get<std::string>(),
              d.manifest["toggles"].size(), d.manifest["benchmarks"].size());
+  if (!d.manifest["toggles"].empty()) {
+    // The ids are short (variant keys spell them): say which option or feature each stands for.
+    fmt::print("\ntoggles (id: what it sets):\n");
+    std::size_t width = 0;
+    for (const auto& t : d.manifest["toggles"]) width = std::max(width, t["id"].get<std::string>().size());
+    const auto sources = toggle_sources(d.manifest);
+    for (const auto& [id, source] : sources.items())
+      fmt::print("  {:<{}}  {}\n", id, width, source.get<std::string>());
+  }
   fmt::print("\nwhat it read or guessed:\n");
   for (const auto& s : d.guessed) fmt::print("  - {}\n", s);
   if (!d.to_do.empty()) {
     fmt::print("\nstill to do:\n");
     for (const auto& s : d.to_do) fmt::print("  - {}\n", s);
   }
-  if (!invalid.empty()) fmt::print("\nnot usable yet: {}\n", invalid);
-  else {
+  if (invalid.empty()) {
     // Name one benchmark: a project whose every test links Google Benchmark gets many, and a
     // plain `abtest build` would build them all.
     const std::string bench = d.manifest["benchmarks"].empty() ? "NAME" : d.manifest["benchmarks"][0]["name"].get<std::string>();
     fmt::print("\nnext: abtest build --bench {0}   (then abtest run --toggle {1} --bench {0} --rounds 10)\n", bench,
                d.manifest["toggles"].empty() ? "ID" : d.manifest["toggles"][0]["id"].get<std::string>());
   }
-  return 0;
+  std::fflush(stdout);  // before main's error on stderr, in a terminal that shows both
+  return finish();
 }
 
 }  // namespace

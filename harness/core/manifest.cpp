@@ -196,10 +196,42 @@ void parse_kind(const validator& v, const json& j, const std::string& where, bui
   }
 }
 
+// `"values"`: level → what reaches the build or the environment instead of the level's name, for
+// the kinds that hand a level over as text (option, var, env). Levels name variants and folders, so
+// they stay short; a value may be anything, e.g. a set of compiler flags.
+void parse_values(const validator& v, const json& j, const std::string& where, toggle_spec& t) {
+  if (!j.contains("values")) return;
+  const std::string key = where + ".values";
+  const bool env = t.kind == toggle_kind::env;
+  if (t.kind != toggle_kind::option && t.kind != toggle_kind::var && !env)
+    v.fail(key, fmt::format("a {} toggle takes no values", to_string(t.kind)),
+           t.kind == toggle_kind::feature ? "remove it: \"features\" maps each level to its Cargo features"
+                                          : "remove it: values are for option, var and env toggles");
+  if (!j["values"].is_object()) v.fail(key, "must be an object of level → value", "e.g. {\"O3\": \"-O3 -march=native\"}");
+  for (const auto& [level, value] : j["values"].items()) {
+    const std::string at = key + "." + level;
+    if (!t.has_level(level))
+      v.fail(at, fmt::format("\"{}\" is not one of the levels [{}]", level, fmt::join(t.levels, ", ")),
+             "key each value by one of the levels, or add the level to \"levels\"");
+    if (value.is_null() && env) {
+      t.values[level] = std::nullopt;  // unset: removed from the benchmark's environment
+      continue;
+    }
+    if (!value.is_string())
+      v.fail(at, fmt::format("must be a string{}, found {}", env ? " or null (unset)" : "", value.type_name()),
+             value.is_null() ? "null (the variable unset) is for env toggles: give the value as a string"
+                             : "quote the value, e.g. \"-O3 -march=native\"");
+    const std::string text = value.get<std::string>();
+    if (text.find('\0') != std::string::npos)
+      v.fail(at, "holds a NUL character", "remove it: a program's arguments and environment end at NUL");
+    t.values[level] = text;
+  }
+}
+
 toggle_spec parse_toggle(const validator& v, const json& j, const std::string& where, build_system system) {
   if (!j.is_object()) v.fail(where, "must be an object", "write {\"id\": ..., \"option\": ...}");
-  v.only_keys(j, where, {"id", "option", "feature", "features", "var", "env", "patch", "revert", "levels", "on", "title",
-                         "phase", "requires"});
+  v.only_keys(j, where, {"id", "option", "feature", "features", "var", "env", "patch", "revert", "levels", "values", "on",
+                         "title", "phase", "requires"});
   toggle_spec t;
   if (!j.contains("id")) v.fail(where + ".id", "missing", "give the toggle an id such as \"A1\"");
   t.id = v.string(j["id"], where + ".id");
@@ -208,6 +240,7 @@ toggle_spec parse_toggle(const validator& v, const json& j, const std::string& w
            "use 1–16 characters [A-Z0-9_] starting with a capital letter, e.g. \"A1\"");
   parse_levels(v, j, where, t);
   parse_kind(v, j, where, system, t);
+  parse_values(v, j, where, t);
   if (j.contains("title")) t.title = v.string(j["title"], where + ".title");
   if (j.contains("phase")) t.phase = v.string(j["phase"], where + ".phase");
   if (j.contains("requires")) {
@@ -432,6 +465,11 @@ bool manifest::needs_worktrees() const {
 
 bool toggle_spec::has_level(const std::string& level) const {
   return std::find(levels.begin(), levels.end(), level) != levels.end();
+}
+
+std::optional<std::string> toggle_spec::value_of(const std::string& level) const {
+  if (const auto it = values.find(level); it != values.end()) return it->second;
+  return level;
 }
 
 const toggle_spec* manifest::find_toggle(const std::string& id) const {

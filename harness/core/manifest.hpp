@@ -17,10 +17,10 @@ namespace abtest {
 
 // How a toggle reaches the project (DESIGN §3.1); exactly one kind key per toggle.
 enum class toggle_kind {
-  option,   // cmake: -D<option>=<level>
+  option,   // cmake: -D<option>=<value of the level>
   feature,  // cargo: the level's features (`feature` = one feature for the on level, `features` = per level)
   var,      // command: {VAR} in build.command and $VAR in its environment
-  env,      // run time only: $VAR of the benchmark process; no rebuild
+  env,      // run time only: $VAR of the benchmark process (set, or removed); no rebuild
   patch,    // `git apply` of a diff in the variant's worktree
   revert,   // the inverse of a commit, the same way
 };
@@ -35,6 +35,10 @@ struct toggle_spec {
   std::filesystem::path patch;           // patch: the diff, absolute
   std::string revert;                    // revert: the commit as written in the manifest
   std::vector<std::string> levels;       // first = off; default {"OFF", "ON"}
+  // option / var / env: what a level hands the build or the process where that is not the level's
+  // own name, e.g. {"O3": "-O3 -march=native"}; nullopt (JSON null, env only): the variable is
+  // removed from the benchmark's environment. Levels name variants and folders; values never do.
+  std::map<std::string, std::optional<std::string>> values;
   std::string on;                        // what `--toggle ID` selects; default: the last level
   std::string title;
   std::string phase;
@@ -45,6 +49,9 @@ struct toggle_spec {
   bool changes_source() const { return kind == toggle_kind::patch || kind == toggle_kind::revert; }
   bool two_level() const { return levels.size() == 2; }
   bool has_level(const std::string& level) const;
+  // What `level` hands the build (-D<option>=, {VAR}) or the benchmark's environment: its entry in
+  // `values`, else the level itself; nullopt only for an env toggle's unset level.
+  std::optional<std::string> value_of(const std::string& level) const;
 };
 
 enum class build_system { cmake, cargo, command };

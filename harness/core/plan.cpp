@@ -17,7 +17,10 @@ nlohmann::json run_plan::to_json() const {
       j["programs"] = nlohmann::json::object();
       for (const auto& [t, p] : a.programs) j["programs"][t] = p.string();
     }
-    if (!a.env.empty()) j["env"] = a.env;
+    if (!a.env.empty()) {
+      j["env"] = nlohmann::json::object();
+      for (const auto& [k, val] : a.env) j["env"][k] = val ? nlohmann::json(*val) : nlohmann::json(nullptr);  // null: unset
+    }
     if (a.layout >= 0) j["layout"] = {{"index", a.layout}, {"seed", a.layout_seed}};
     arms_json.push_back(std::move(j));
   }
@@ -40,7 +43,9 @@ run_plan run_plan::from_json(const nlohmann::json& j) {
     if (a.contains("build_id")) arm.build_id = a["build_id"].get<int64_t>();
     if (a.contains("programs"))
       for (const auto& [t, p] : a["programs"].items()) arm.programs[t] = p.get<std::string>();
-    if (a.contains("env")) arm.env = a["env"].get<std::map<std::string, std::string>>();
+    if (a.contains("env"))
+      for (const auto& [k, val] : a["env"].items())
+        arm.env[k] = val.is_null() ? std::nullopt : std::optional<std::string>(val.get<std::string>());
     if (a.contains("layout")) {
       arm.layout = a["layout"].at("index").get<int>();
       arm.layout_seed = a["layout"].at("seed").get<std::uint64_t>();

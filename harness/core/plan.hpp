@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/exec/env_changes.hpp"
+
 namespace abtest {
 
 struct arm_plan {
@@ -19,7 +21,7 @@ struct arm_plan {
   std::string binaries_digest;                    // binaries + env: equal digests = the same program
   std::optional<int64_t> build_id;
   std::map<std::string, std::filesystem::path> programs;  // target → file, where the build put it
-  std::map<std::string, std::string> env;         // from `env` toggles, for the benchmark processes
+  exec::env_changes env;                          // from `env` toggles, for the benchmark processes (nullopt: unset)
   // With --layouts: which of the variant's K relinked layouts this arm runs (0-based) and the seed
   // of its section order; −1 for the build's own link. Arms of one variant share `key`.
   int layout = -1;

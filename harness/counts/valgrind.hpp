@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/counts/count_set.hpp"
+#include "harness/exec/env_changes.hpp"
 
 namespace abtest::counts {
 
@@ -19,7 +20,7 @@ struct cache_geometry {
 struct counts_options {
   std::vector<std::string> argv;            // the benchmark command; argv[0] as for exec::run_process
   std::filesystem::path working_dir;        // empty: the harness's current directory
-  std::map<std::string, std::string> env;   // added to, or replacing in, the inherited environment
+  exec::env_changes env;                    // set in, or removed from, the inherited environment
   // Where cachegrind.out, dhat.json and Valgrind's logs go; kept afterwards. Empty: a fresh
   // folder under the system's temporary directory, removed afterwards.
   std::filesystem::path scratch_dir;

@@ -45,15 +45,18 @@ std::string stage_message(const child_failure& f, const spawn_options& o, const 
   return "child failed before execve";
 }
 
-std::vector<std::string> merged_environment(const std::map<std::string, std::string>& extra) {
+// The harness's environment with `changes` applied: a changed variable's inherited entry is left
+// out, and only those set are added back.
+std::vector<std::string> merged_environment(const env_changes& changes) {
   std::vector<std::string> env;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     const std::string_view entry(*e);
     const auto eq = entry.find('=');
-    if (extra.contains(std::string(entry.substr(0, eq)))) continue;
+    if (changes.contains(std::string(entry.substr(0, eq)))) continue;
     env.emplace_back(entry);
   }
-  for (const auto& [key, value] : extra) env.push_back(key + "=" + value);
+  for (const auto& [key, value] : changes)
+    if (value) env.push_back(key + "=" + *value);
   return env;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/exec/env_changes.hpp"
 #include "harness/exec/perf_counters.hpp"
 #include "harness/exec/unique_fd.hpp"
 
@@ -20,7 +21,7 @@ struct spawn_options {
   // environment). Never run through a shell: every element reaches the program verbatim.
   std::vector<std::string> argv;
   std::filesystem::path working_dir;          // empty: the harness's current directory
-  std::map<std::string, std::string> env;     // added to, or replacing in, the harness's environment
+  env_changes env;                            // set in, or removed from, the harness's environment
   std::vector<int> cpus;                      // CPU affinity of the child; empty: inherit
   // perf events counted on the child from its execve; empty: none.
   std::vector<perf_event_spec> counters{hardware_events().begin(), hardware_events().end()};

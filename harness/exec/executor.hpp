@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/exec/env_changes.hpp"
 #include "harness/exec/parsers.hpp"
 #include "harness/exec/sample.hpp"
 
@@ -18,7 +19,7 @@ struct benchmark_invocation {
   std::string pattern;                       // for output_format::lines
   std::vector<std::string> argv;             // the command with {bin} and {param}s already expanded
   double timeout_s = 0.0;                    // 0: no limit
-  std::map<std::string, std::string> env;    // added to the harness's environment
+  env_changes env;                           // set in, or removed from, the harness's environment
   std::string pin;                           // CPU list ("0,2-3"); empty: no affinity
   std::filesystem::path working_dir;         // empty: the harness's current directory
   std::size_t stdout_limit = 64u << 20;      // bytes of stdout kept for the parser

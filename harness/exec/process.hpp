@@ -11,12 +11,14 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/exec/env_changes.hpp"
+
 namespace abtest::exec {
 
 struct process_options {
   std::vector<std::string> argv;               // execve-style; argv[0] looked up in PATH if it has no '/'
   std::filesystem::path working_dir;           // empty: the harness's current directory
-  std::map<std::string, std::string> env;      // added to, or replacing in, the inherited environment
+  env_changes env;                             // set in, or removed from, the inherited environment
   std::string pin;                             // CPU list for sched_setaffinity, "0,2-3"; empty: none
   double timeout_s = 0.0;                      // 0: no limit
   double kill_grace_s = 2.0;                   // SIGTERM → this long → SIGKILL, to the whole group

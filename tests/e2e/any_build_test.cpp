@@ -79,6 +79,17 @@ struct planted_repo {
   }
 };
 
+// The ratio of `metric` in the answer of a `run --json` with one candidate (0, and a failure, where
+// it has none).
+double ratio_of(const cli_result& r, const std::string& metric) {
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  for (const auto& v : j["verdicts"])
+    if (v["metric"] == metric) return v["ratio"].get<double>();
+  ADD_FAILURE() << "no verdict on " << metric << "\n" << j.dump(2);
+  return 0.0;
+}
+
 TEST(any_build, patch_toggles_give_the_same_culprits_as_the_cmake_options) {
   planted_repo p;
   for (const char* t : {"SLOW", "PAIR1", "PAIR2"}) {
@@ -163,6 +174,55 @@ TEST(any_build, an_env_toggle_is_measured_without_a_rebuild) {
   EXPECT_EQ(nlohmann::json::parse(builds.out), nlohmann::json::parse(R"([{"variant": "base"}])")) << builds.out;
 }
 
+TEST(any_build, an_env_toggle_level_with_a_null_value_removes_the_variable) {
+  planted_repo p;
+  // Inherited by abtest and so by the benchmark: only a removal makes the baseline run at scale 1.
+  ::setenv("PLANTED_WORK_SCALE", "3", 1);
+  p.manifest["toggles"] = nlohmann::json::parse(
+      R"([{"id": "SCALE", "env": "PLANTED_WORK_SCALE", "levels": ["unset", "two"], "values": {"unset": null, "two": "2"}}])");
+  p.write_manifest();
+  const auto r = p.abtest({"run", "--toggle", "SCALE", "--rounds", "3", "--bench", "planted", "--seed", "2"});
+  ::unsetenv("PLANTED_WORK_SCALE");
+  EXPECT_NEAR(ratio_of(r, "planted.work_count"), 2.0, 1e-12) << "the baseline kept the inherited PLANTED_WORK_SCALE=3";
+  // The plan (what `show` prints and `--resume` runs) says unset, not "unset" or "".
+  const auto shown = p.abtest({"show", json_of(r)["experiment"]});
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  const auto arms = json_of(shown)["config"]["arms"];
+  EXPECT_TRUE(arms[0]["env"]["PLANTED_WORK_SCALE"].is_null()) << arms.dump(2);
+  EXPECT_EQ(arms[1]["env"]["PLANTED_WORK_SCALE"], "2") << arms.dump(2);
+  EXPECT_NE(arms[0]["binaries_digest"], arms[1]["binaries_digest"]);
+}
+
+TEST(any_build, option_values_reach_cmake_and_a_changed_value_rebuilds_the_same_folder) {
+  planted_repo p;
+  p.manifest["toggles"] = nlohmann::json::parse(R"([
+      {"id": "SIZE", "option": "PLANTED_SIZE", "levels": ["small", "big"], "values": {"small": "1", "big": "4"}},
+      {"id": "FLAGS", "option": "CMAKE_CXX_FLAGS", "levels": ["O2", "O3"], "values": {"O2": "-O2", "O3": "-O3 -fno-inline"}}])");
+  p.write_manifest();
+  const auto dry = p.abtest({"build", "--dry-run", "--variant", "SIZE+FLAGS"});
+  ASSERT_EQ(dry.code, 0) << dry.err;
+  const auto configure = json_of(dry)[0]["configure"];
+  for (const char* arg : {"-DPLANTED_SIZE=4", "-DCMAKE_CXX_FLAGS=-O3 -fno-inline"})  // one argument each, spaces and all
+    EXPECT_NE(std::find(configure.begin(), configure.end(), arg), configure.end()) << arg << configure.dump(2);
+  EXPECT_EQ(json_of(dry)[0]["variant"], "FLAGS+SIZE");  // keys and folders keep the level names
+  const auto text = run_abtest({"--manifest", (p.repo / "abtest.json").string(), "build", "--dry-run", "--variant", "FLAGS"});
+  EXPECT_NE(text.out.find("-DCMAKE_CXX_FLAGS=\"-O3 -fno-inline\""), std::string::npos) << text.out;
+
+  const auto ratio = [&] {
+    return ratio_of(p.abtest({"run", "--toggle", "SIZE", "--rounds", "2", "--bench", "planted", "--seed", "6"}), "planted.work_count");
+  };
+  EXPECT_NEAR(ratio(), 4.0, 1e-12);
+  p.manifest["toggles"][0]["values"]["big"] = "2";  // the same level and folder (.abtest/build/SIZE), another value
+  p.write_manifest();
+  EXPECT_NEAR(ratio(), 2.0, 1e-12) << "the folder was not configured afresh for the new value";
+  // The build record says what the levels handed the build.
+  const auto last = run_abtest({"--db", p.db.string(), "query", "--format", "json",
+                                "SELECT details FROM build WHERE variant = 'SIZE' ORDER BY id DESC LIMIT 1"});
+  auto details = nlohmann::json::parse(last.out).at(0).at("details");
+  if (details.is_string()) details = nlohmann::json::parse(details.get<std::string>());
+  EXPECT_EQ(details["values"], nlohmann::json({{"FLAGS", "-O2"}, {"SIZE", "2"}})) << details.dump(2);
+}
+
 TEST(any_build, a_wrapped_benchmark_program_is_hashed_and_never_called_the_same_program) {
   // Found by a new user on third-party code: behind `sh -c`, no binary was traced, so every
   // variant looked "the same program" and a planted slowdown was never measured.
@@ -212,6 +272,14 @@ TEST(any_build, bad_manifests_of_the_new_kinds_are_refused_and_nothing_is_writte
       {[](nlohmann::json& m) { m["toggles"] = {{{"id", "F"}, {"feature", "simd"}}}; }, "a cmake project cannot honour \"feature\""},
       {[](nlohmann::json& m) { m["toggles"] = {{{"id", "P"}, {"patch", "patches/none.diff"}}}; }, "no patch file"},
       {[](nlohmann::json& m) { m["toggles"] = {{{"id", "R"}, {"revert", "deadbeef1234"}}}; }, "\"deadbeef1234\" is not a commit of"},
+      {[](nlohmann::json& m) {
+         m["toggles"] = nlohmann::json::parse(R"([{"id": "O", "option": "CMAKE_CXX_FLAGS", "levels": ["O2", "O3"], "values": {"O4": "-O3"}}])");
+       },
+       "toggles[0].values.O4: \"O4\" is not one of the levels [O2, O3]"},
+      {[](nlohmann::json& m) {
+         m["toggles"] = nlohmann::json::parse(R"([{"id": "O", "option": "CMAKE_CXX_FLAGS", "values": {"OFF": null}}])");
+       },
+       "toggles[0].values.OFF: must be a string, found null"},
   };
   for (const auto& c : cases) {
     p.manifest = base;
@@ -284,6 +352,41 @@ TEST(any_build, a_makefile_project_builds_per_variant_with_var_toggles_in_argv_a
   // Each variant built in its own worktree: the in-source build of one never serves another.
   for (const char* v : {"base", "W", "X", "W+X"}) EXPECT_TRUE(fs::exists(proj / ".abtest/build" / v / "src/out/bench")) << v;
   EXPECT_FALSE(fs::exists(proj / "out"));
+}
+
+TEST(any_build, var_values_reach_a_command_build_and_a_changed_value_cleans_its_worktree) {
+  scratch dir("makefile-values");
+  const fs::path proj = dir.path() / "proj";
+  fs::create_directories(proj);
+  // A Makefile that does not know its flags changed, and outputs that git ignores (a worktree's
+  // checkout keeps them): only a clean tree rebuilds for a new value.
+  std::ofstream(proj / "Makefile") << "out/bench: bench.c\n\tmkdir -p out\n\tcc $(CFLAGS) bench.c -o out/bench\n";
+  std::ofstream(proj / ".gitignore") << "out/\n";
+  std::ofstream(proj / "bench.c") << "#include <stdio.h>\nint main(void) { printf(\"{\\\"metrics\\\": {\\\"work\\\": %d}}\\n\", WORK); }\n";
+  nlohmann::json m = nlohmann::json::parse(R"({"project": "mk",
+    "build": {"system": "command", "command": ["make", "CFLAGS={CFLAGS}"], "bin": "out", "targets": ["bench"]},
+    "toggles": [{"id": "MORE", "var": "CFLAGS", "levels": ["base", "more"],
+                 "values": {"base": "-O2 -DWORK=100", "more": "-O2 -DWORK=300"}}],
+    "benchmarks": [{"name": "mk", "format": "json", "warmups": 0, "command": ["{bin}/bench"]}]})");
+  std::ofstream(proj / "abtest.json") << m.dump(2);
+  ASSERT_EQ(git(proj, {"init", "-q"}).code, 0);
+  ASSERT_EQ(git(proj, {"add", "-A"}).code, 0);
+  ASSERT_EQ(git(proj, {"commit", "-q", "-m", "a Makefile project"}).code, 0);
+  const std::vector<std::string> args{"--json", "--manifest", (proj / "abtest.json").string(), "--db", (dir.path() / "r.db").string()};
+  const auto ratio = [&] {
+    auto all = args;
+    all.insert(all.end(), {"run", "--toggle", "MORE", "--rounds", "2"});
+    return ratio_of(run_abtest(all), "mk.work");
+  };
+  EXPECT_NEAR(ratio(), 3.0, 1e-12);
+  auto dry = args;
+  dry.insert(dry.end(), {"build", "--dry-run", "--variant", "MORE"});
+  const auto planned = json_of(run_abtest(dry));
+  EXPECT_EQ(planned[0]["command"], nlohmann::json({"make", "CFLAGS=-O2 -DWORK=300"})) << planned.dump(2);
+  EXPECT_EQ(planned[0]["env"]["CFLAGS"], "-O2 -DWORK=300");
+  m["toggles"][0]["values"]["more"] = "-O2 -DWORK=200";
+  std::ofstream(proj / "abtest.json", std::ios::trunc) << m.dump(2);
+  EXPECT_NEAR(ratio(), 2.0, 1e-12) << "make kept the binary of the old value";
 }
 
 TEST(any_build, init_writes_a_manifest_that_abtest_builds_and_never_overwrites_one) {

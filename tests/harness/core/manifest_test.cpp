@@ -215,6 +215,46 @@ TEST(manifest, command_builds_take_var_toggles_as_placeholders) {
   EXPECT_NE(error_of(bad).find("build.bin: \"../elsewhere\" leaves the worktree"), std::string::npos);
 }
 
+TEST(manifest, values_hand_the_build_or_the_environment_anything_a_level_name_cannot_spell) {
+  auto doc = valid();
+  doc["toggles"].push_back(json::parse(R"({"id": "O3", "option": "CMAKE_C_FLAGS", "levels": ["O2", "O3", "native"],
+      "values": {"O2": "-O2", "O3": "-O3 -march=native", "native": ""}})"));
+  doc["toggles"].push_back(json::parse(R"({"id": "TRACE", "env": "ZK_TRACE", "levels": ["unset", "on"], "values": {"unset": null}})"));
+  const manifest m = parse_manifest(doc.dump(), "/p/abtest.json");
+  EXPECT_EQ(m.toggle("O3").value_of("O3"), "-O3 -march=native");
+  EXPECT_EQ(m.toggle("O3").value_of("native"), "");  // set, and empty
+  EXPECT_EQ(m.toggle("TRACE").value_of("unset"), std::nullopt);
+  EXPECT_EQ(m.toggle("TRACE").value_of("on"), "on");  // no entry: the level's own name, as before
+  EXPECT_EQ(m.toggle("A1").value_of("4"), "4");
+  EXPECT_EQ(m.toggle("O3").levels, (std::vector<std::string>{"O2", "O3", "native"}));  // variants keep the names
+}
+
+TEST(manifest, bad_values_name_the_key_and_the_fix) {
+  const auto with = [](const char* toggle, build_system system = build_system::cmake) {
+    auto doc = system == build_system::cargo ? cargo_doc() : valid();
+    doc["toggles"].push_back(json::parse(toggle));
+    return error_of(doc);
+  };
+  auto e = with(R"({"id": "O3", "option": "CMAKE_C_FLAGS", "levels": ["O2", "O3"], "values": {"X": "-O1"}})");
+  EXPECT_NE(e.find("/p/abtest.json: toggles[2].values.X: \"X\" is not one of the levels [O2, O3] — key each value by one of the levels"),
+            std::string::npos) << e;
+  e = with(R"({"id": "O3", "option": "CMAKE_C_FLAGS", "levels": ["O2", "O3"], "values": {"O3": 3}})");
+  EXPECT_NE(e.find("toggles[2].values.O3: must be a string, found number — quote the value"), std::string::npos) << e;
+  e = with(R"({"id": "O3", "option": "CMAKE_C_FLAGS", "levels": ["O2", "O3"], "values": {"O2": null}})");
+  EXPECT_NE(e.find("toggles[2].values.O2: must be a string, found null — null (the variable unset) is for env toggles"),
+            std::string::npos) << e;
+  e = with(R"({"id": "W", "env": "ZK_W", "levels": ["a", "b"], "values": {"a": ["1"]}})");
+  EXPECT_NE(e.find("toggles[2].values.a: must be a string or null (unset), found array"), std::string::npos) << e;
+  e = with(R"({"id": "W", "env": "ZK_W", "levels": ["a", "b"], "values": ["1", "2"]})");
+  EXPECT_NE(e.find("toggles[2].values: must be an object of level → value"), std::string::npos) << e;
+  e = with(R"({"id": "P", "patch": "p.diff", "values": {"ON": "1"}})");
+  EXPECT_NE(e.find("toggles[2].values: a patch toggle takes no values — remove it"), std::string::npos) << e;
+  e = with(R"({"id": "F", "feature": "simd", "values": {"ON": "1"}})", build_system::cargo);
+  EXPECT_NE(e.find("toggles[4].values: a feature toggle takes no values — remove it: \"features\" maps"), std::string::npos) << e;
+  e = with("{\"id\": \"W\", \"env\": \"ZK_W\", \"values\": {\"ON\": \"a\\u0000b\"}}");
+  EXPECT_NE(e.find("toggles[2].values.ON: holds a NUL character"), std::string::npos) << e;
+}
+
 TEST(manifest, ok_exit_codes_are_checked) {
   auto doc = valid();
   EXPECT_EQ(parse_manifest(doc.dump(), "/p/abtest.json").benchmarks[0].ok_exit_codes, std::vector<int>{0});

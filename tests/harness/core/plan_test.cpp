@@ -12,7 +12,7 @@ run_plan three_arms(uint64_t seed) {
   run_plan p;
   p.arms = {{"base", {}, "baseline", "/b/base", "d0", 1, {}, {}},
             {"A1=4", {{"A1", "4"}}, "candidate", "/b/A1", "d1", 2, {{"synth-bench", "/b/A1/bench/synth-bench"}}, {}},
-            {"B1", {{"B1", "ON"}}, "candidate", "/b/B1", "d2", std::nullopt, {}, {{"ZK_WINDOW", "16"}}}};
+            {"B1", {{"B1", "ON"}}, "candidate", "/b/B1", "d2", std::nullopt, {}, {{"ZK_WINDOW", "16"}, {"ZK_TRACE", std::nullopt}}}};
   p.benchmarks = {"synth", "proof"};
   p.seed = seed;
   return p;
@@ -67,6 +67,8 @@ TEST(plan, json_round_trip_keeps_everything_resume_needs) {
   // Where the build put the programs and the env toggles' environment survive a resume.
   EXPECT_EQ(q.arms[1].programs.at("synth-bench"), "/b/A1/bench/synth-bench");
   EXPECT_EQ(q.arms[2].env.at("ZK_WINDOW"), "16");
+  EXPECT_EQ(q.arms[2].env.at("ZK_TRACE"), std::nullopt);  // unset stays unset, not ""
+  EXPECT_TRUE(p.to_json()["arms"][2]["env"]["ZK_TRACE"].is_null());
   EXPECT_TRUE(q.arms[0].programs.empty() && q.arms[0].env.empty());
   for (int r = 1; r <= 3; ++r) {
     const auto a = round_slots(p, r, false), b = round_slots(q, r, false);

@@ -72,6 +72,12 @@ TEST(run_process, extra_environment_is_passed_and_overrides) {
   o.env["ABTEST_EXEC_PROBE"] = "override";
   r = run_process(o);
   EXPECT_EQ(r.out.head, "override");
+  o.env["ABTEST_EXEC_PROBE"] = std::nullopt;  // an env toggle's null level: removed, not set empty
+  r = run_process(o);
+  EXPECT_EQ(r.out.head, "<unset>");
+  o.env["ABTEST_EXEC_PROBE"] = "";
+  r = run_process(o);
+  EXPECT_EQ(r.out.head, "");
   ::unsetenv("ABTEST_EXEC_PROBE");
 }
 
