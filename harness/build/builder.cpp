@@ -299,7 +299,9 @@ system_result build_command(const build_job& j) {
   std::string stamp_text = fmt::format("{}\n", fmt::join(c.argv, "\n"));
   for (const auto& [k, val] : c.env) stamp_text += fmt::format("${}={}\n", k, val);
   const fs::path stamp = j.dir / "abtest-command.txt";
-  if (fs::exists(stamp) && read_text_file(stamp) != stamp_text) {
+  // Only ever in abtest's own worktree (<top>/src beside <top>/build), never in the user's tree.
+  const bool own_worktree = j.source.parent_path() == j.dir.parent_path() && j.source.filename() == "src";
+  if (own_worktree && fs::exists(stamp) && read_text_file(stamp) != stamp_text) {
     j.output += "abtest: the build command changed since this folder's last build: cleaning its worktree\n";
     exec::run_git(j.source, {"clean", "-fdxq"});
     std::error_code ec;
