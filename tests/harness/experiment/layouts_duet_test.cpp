@@ -157,15 +157,31 @@ TEST_F(simulated_runs, a_real_effect_is_found_through_the_layouts) {
   EXPECT_GE(found, 48) << "a 15% regression must survive the layout variance";
 }
 
-TEST(duet_analysis, a_slow_core_and_the_start_order_are_taken_out) {
-  // The measured shapes of A/A duets on the planted fixture here: the arm on CPU 1 (busy with
-  // another job) took 2.5x as long, and on a quiet host the arm started second read 1% faster
-  // (14 of 20 A/A duets called FASTER before the start order was balanced). Plus 1% noise.
+// An A/A comparison of 20 rounds of benchmark "b": base against E, the same program.
+run_plan aa_plan() {
   run_plan plan;
   plan.arms = {arm_plan{"base", {}, "baseline", {}, {}, std::nullopt, {}, {}},
                arm_plan{"E", {{"E", "ON"}}, "candidate", {}, {}, std::nullopt, {}, {}}};
   plan.benchmarks = {"b"};
   plan.rounds = 20;
+  return plan;
+}
+
+// Arm `arm`'s sample of round `r`, b.total_s = `seconds`.
+sample_row sample_of(int arm, int r, double seconds) {
+  sample_row s;
+  s.arm = arm;
+  s.benchmark = "b";
+  s.round = r;
+  s.metrics["b.total_s"] = seconds;
+  return s;
+}
+
+TEST(duet_analysis, a_slow_core_and_the_start_order_are_taken_out) {
+  // The measured shapes of A/A duets on the planted fixture here: the arm on CPU 1 (busy with
+  // another job) took 2.5x as long, and on a quiet host the arm started second read 1% faster
+  // (14 of 20 A/A duets called FASTER before the start order was balanced). Plus 1% noise.
+  run_plan plan = aa_plan();
   int calls = 0, plain_width_over_half = 0;
   double width = 0;
   const int n = 200;
@@ -178,12 +194,8 @@ TEST(duet_analysis, a_slow_core_and_the_start_order_are_taken_out) {
         const bool base_on_first = duet_baseline_on_first_core(r);
         const bool on_busy_core = arm == 0 ? !base_on_first : base_on_first;
         const bool started_second = arm == 0 ? !duet_baseline_starts_first(r) : duet_baseline_starts_first(r);
-        sample_row s;
-        s.arm = arm;
-        s.benchmark = "b";
-        s.round = r;
-        s.metrics["b.total_s"] = 0.01 * (on_busy_core ? 2.5 : 1.0) * (started_second ? 0.99 : 1.0) * std::exp(noise(rng));
-        samples.push_back(s);
+        samples.push_back(
+            sample_of(arm, r, 0.01 * (on_busy_core ? 2.5 : 1.0) * (started_second ? 0.99 : 1.0) * std::exp(noise(rng))));
       }
     plan.duet = false;  // read as independent rounds: ±92% by turns, an interval of no use
     const auto plain = analyze(plan, samples);
@@ -210,11 +222,7 @@ TEST(duet_analysis, a_disturbance_that_comes_and_goes_on_one_core_is_taken_out) 
   // gave a mean CI width of 0.151 (0 A/A calls: the disturbance read as noise), the swap pairs'
   // fit 0.0140 (4.65% A/A calls). The pairs' means cancel the disturbance whenever it lasts
   // through the pair. Plus 1% noise per sample.
-  run_plan plan;
-  plan.arms = {arm_plan{"base", {}, "baseline", {}, {}, std::nullopt, {}, {}},
-               arm_plan{"E", {{"E", "ON"}}, "candidate", {}, {}, std::nullopt, {}, {}}};
-  plan.benchmarks = {"b"};
-  plan.rounds = 20;
+  run_plan plan = aa_plan();
   plan.duet = true;
   int calls = 0;
   double width = 0;
@@ -232,12 +240,7 @@ TEST(duet_analysis, a_disturbance_that_comes_and_goes_on_one_core_is_taken_out) 
       for (int arm = 0; arm < 2; ++arm) {
         const bool base_on_first = duet_baseline_on_first_core(r);
         const int cpu = (arm == 0) == base_on_first ? 0 : 1;
-        sample_row s;
-        s.arm = arm;
-        s.benchmark = "b";
-        s.round = r;
-        s.metrics["b.total_s"] = 0.01 * (1 + busy[cpu]) * std::exp(noise(rng));
-        samples.push_back(s);
+        samples.push_back(sample_of(arm, r, 0.01 * (1 + busy[cpu]) * std::exp(noise(rng))));
       }
     }
     const auto result = analyze(plan, samples);
