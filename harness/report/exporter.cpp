@@ -45,7 +45,7 @@ std::string format_ci(const db::verdict_record& v) {
 std::vector<std::string> design_remarks(const report_data& r) {
   std::vector<std::string> out;
   if (r.layouts > 0)
-    out.push_back(fmt::format("Layouts: each variant was linked {} times, its functions in a seeded order (--layouts {}); each "
+    out.push_back(fmt::format("Layouts: each variant was linked {} times, its code sections in a seeded order (--layouts {}); each "
                               "interval holds the variance between layouts, and the Layouts table says how much of it.",
                               r.layouts, r.layouts));
   if (r.duet)
