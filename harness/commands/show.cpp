@@ -65,8 +65,19 @@ static const registrar reg(70, [](CLI::App& app, global_options& g, action& act)
             if (b->objects_compiled) fmt::print(", {} compiled", *b->objects_compiled);
             if (b->cache_hits) fmt::print(", {} from the cache", *b->cache_hits);
             if (b->links) fmt::print(", {} linked", *b->links);
+            // What a `values` entry handed the build in place of the level's name (docs/manifest.md).
+            if (const auto v = b->details.find("values"); v != b->details.end() && v->is_object())
+              for (const auto& [id, value] : v->items()) fmt::print("\n        value of {}: {}", id, value.dump());
             for (const auto& note : b->details.value("notes", std::vector<std::string>{})) fmt::print("\n        note: {}", note);
           }
+        // The environment its `env` toggles gave the benchmarks (the plan's arm; null: removed).
+        if (const auto plan_arms = e.config.find("arms");
+            plan_arms != e.config.end() && plan_arms->is_array() && static_cast<std::size_t>(a.idx) < plan_arms->size()) {
+          const auto& arm = (*plan_arms)[static_cast<std::size_t>(a.idx)];
+          if (const auto env = arm.find("env"); env != arm.end() && env->is_object())
+            for (const auto& [name, value] : env->items())
+              fmt::print("\n        env {}", value.is_null() ? name + " unset" : name + "=" + value.get<std::string>());
+        }
         fmt::print("\n");
       }
       for (const auto& [key, st] : counts) {

@@ -191,6 +191,9 @@ TEST(any_build, an_env_toggle_level_with_a_null_value_removes_the_variable) {
   EXPECT_TRUE(arms[0]["env"]["PLANTED_WORK_SCALE"].is_null()) << arms.dump(2);
   EXPECT_EQ(arms[1]["env"]["PLANTED_WORK_SCALE"], "2") << arms.dump(2);
   EXPECT_NE(arms[0]["binaries_digest"], arms[1]["binaries_digest"]);
+  const auto text = run_abtest({"--db", p.db.string(), "show", json_of(r)["experiment"]});
+  EXPECT_NE(text.out.find("env PLANTED_WORK_SCALE unset"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("env PLANTED_WORK_SCALE=2"), std::string::npos) << text.out;
 }
 
 TEST(any_build, option_values_reach_cmake_and_a_changed_value_rebuilds_the_same_folder) {
@@ -215,6 +218,8 @@ TEST(any_build, option_values_reach_cmake_and_a_changed_value_rebuilds_the_same_
   p.manifest["toggles"][0]["values"]["big"] = "2";  // the same level and folder (.abtest/build/SIZE), another value
   p.write_manifest();
   EXPECT_NEAR(ratio(), 2.0, 1e-12) << "the folder was not configured afresh for the new value";
+  const auto shown = run_abtest({"--db", p.db.string(), "show"});
+  EXPECT_NE(shown.out.find("value of SIZE: \"2\""), std::string::npos) << shown.out;
   // The build record says what the levels handed the build.
   const auto last = run_abtest({"--db", p.db.string(), "query", "--format", "json",
                                 "SELECT details FROM build WHERE variant = 'SIZE' ORDER BY id DESC LIMIT 1"});
