@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 #include <chrono>
 #include <set>
 
@@ -116,16 +118,21 @@ schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_sou
                                         [&](const slot& o) { return o.arm == partner && o.benchmark == s.benchmark; });
         // Who goes first to run_pair (which starts first, and whose cores swap with the round's
         // parity) follows the balanced schedule of plan.hpp, whichever slot the round meets first.
-        const bool base_first = (s.arm < partner) == duet_baseline_starts_first(round);
-        auto [first, second] = source.run_pair(plan.arms[base_first ? s.arm : partner], plan.arms[base_first ? partner : s.arm],
+        const bool this_first = (s.arm < partner) == duet_baseline_starts_first(round);
+        auto [first, second] = source.run_pair(plan.arms[this_first ? s.arm : partner], plan.arms[this_first ? partner : s.arm],
                                                bench ? *bench : simulated, round, warmup);
-        auto& mine = base_first ? first : second;
-        auto& theirs = base_first ? second : first;
+        auto& mine = this_first ? first : second;
+        auto& theirs = this_first ? second : first;
         spent_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         ran += 2;
-        keep(s, mine);
+        // Positions say who started first: the round's two slots of the pair, the earlier to that arm.
+        slot me = s, partner_slot = *other;
+        std::tie(me.position, partner_slot.position) =
+            this_first ? std::pair{std::min(s.position, other->position), std::max(s.position, other->position)}
+                       : std::pair{std::max(s.position, other->position), std::min(s.position, other->position)};
+        keep(me, mine);
         // Resumed after a kill between the two records: the pair ran again, the stored one stays.
-        if (!done.count({other->arm, other->benchmark, other->round, other->warmup})) keep(*other, theirs);
+        if (!done.count({other->arm, other->benchmark, other->round, other->warmup})) keep(partner_slot, theirs);
         report(s, round, warmup);
         continue;
       }

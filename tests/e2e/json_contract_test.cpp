@@ -186,6 +186,18 @@ TEST_F(json_contract, a_duet_is_named_in_every_report) {
   ASSERT_EQ(md.code, 0) << md.err;
   EXPECT_NE(md.out.find("Duet: baseline and candidate ran at the same time"), std::string::npos) << md.out;
   EXPECT_EQ(md.out.find("## Layouts"), std::string::npos) << md.out;
+  // Each round's sample positions say which arm started first: the baseline in rounds 1–2, 5–6, …
+  const auto q = run_abtest({"--db", db_, "query", "--format", "json",
+                             "SELECT round, arm_idx, position FROM sample WHERE experiment_id = '" + id +
+                                 "' AND NOT warmup AND benchmark = 'proof' ORDER BY round, arm_idx"});
+  ASSERT_EQ(q.code, 0) << q.err;
+  const auto rows = nlohmann::json::parse(q.out);
+  ASSERT_EQ(rows.size(), 2u * 12) << q.out;  // --rounds 8 → 12: three blocks of four
+  for (std::size_t i = 0; i < rows.size(); i += 2) {
+    const int round = rows[i]["round"];
+    const bool base_first = rows[i]["position"].get<int>() < rows[i + 1]["position"].get<int>();
+    EXPECT_EQ(base_first, ((round - 1) / 2) % 2 == 0) << "round " << round << "\n" << q.out;
+  }
 }
 
 TEST_F(json_contract, bisect_prints_culprits_and_offsets_in_one_shape) {
