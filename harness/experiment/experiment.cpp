@@ -96,11 +96,13 @@ arm_plan arm_for(const manifest& m, const variant& v, const recorded_build& b, s
   return a;
 }
 
-std::string programs_digest(const manifest& m, const arm_plan& arm) {
+std::string programs_digest(const manifest& m, const arm_plan& arm, const std::map<std::filesystem::path, std::string>& hashed) {
   std::string all;
   for (const auto& target : benchmark_programs(m))
-    if (const auto it = arm.programs.find(target); it != arm.programs.end())
-      all += target + "=" + sha256_file(it->second) + "\n";
+    if (const auto it = arm.programs.find(target); it != arm.programs.end()) {
+      const auto known = hashed.find(it->second);
+      all += target + "=" + (known != hashed.end() ? known->second : sha256_file(it->second)) + "\n";
+    }
   return program_digest(all.empty() ? std::string{} : sha256_hex(all), arm.env);
 }
 
@@ -118,7 +120,7 @@ namespace {
 // The build row of one relinked layout: the build it relinks, with the layout's programs, folder,
 // link time and seed.
 db::build_record layout_build(db::results_store& store, const arm_plan& layout, const std::set<std::string>& targets,
-                              double link_s) {
+                              const std::map<std::filesystem::path, std::string>& hashed, double link_s) {
   db::build_record rec;
   if (layout.build_id)
     if (auto of = store.find_build(*layout.build_id)) rec = std::move(*of);
@@ -133,7 +135,7 @@ db::build_record layout_build(db::results_store& store, const arm_plan& layout, 
   rec.binaries.clear();
   for (const auto& target : targets) {  // only the relinked programs: the others are the build's own
     const std::filesystem::path& path = layout.programs.at(target);
-    rec.binaries.push_back({target, path.string(), sha256_file(path)});
+    rec.binaries.push_back({target, path.string(), hashed.at(path)});
     rec.build_dir = path.parent_path().string();  // <build>/layouts/<seed of layout 0>/<k>
   }
   rec.objects_compiled = 0;
@@ -180,8 +182,10 @@ std::vector<arm_plan> layout_arms(const manifest& m, const run_plan& plan, const
   double total_s = 0;
   for (std::size_t i = 0; i < arms.size(); ++i) {
     auto& a = arms[i];
-    a.binaries_digest = programs_digest(m, a);
-    a.build_id = store.insert_build(layout_build(store, a, targets, link_s[i]));
+    std::map<std::filesystem::path, std::string> hashed;  // the relinked programs, read once
+    for (const auto& target : targets) hashed[a.programs.at(target)] = sha256_file(a.programs.at(target));
+    a.binaries_digest = programs_digest(m, a, hashed);
+    a.build_id = store.insert_build(layout_build(store, a, targets, hashed, link_s[i]));
     total_s += link_s[i];
   }
   ctx.report(progress::kind::build_done,

@@ -49,7 +49,9 @@ arm_plan arm_for(const manifest& m, const variant& v, const recorded_build& b, s
 
 // The digest of the programs an arm runs, as the build computes it over its binaries: each of the
 // manifest's benchmark programs the arm has, `target=sha256`, then the arm's env (program_digest).
-std::string programs_digest(const manifest& m, const arm_plan& arm);
+// `hashed`: sha256 of files already read, by path (a relinked program's is also its build row's).
+std::string programs_digest(const manifest& m, const arm_plan& arm,
+                            const std::map<std::filesystem::path, std::string>& hashed = {});
 
 // `k` copies of `arm`, one per layout, with its index and seed (layout_seed of the experiment's seed
 // and the arm's key): what a simulated run measures as layouts, and what layout_arms relinks.
