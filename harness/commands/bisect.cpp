@@ -49,10 +49,7 @@ std::string create_parent(db::results_store& store, const manifest& m, const std
 
 void apply_evidence(const bisect_flags& f, bool simulated, int warmups, oracle_settings& s) {
   check_evidence(f.evidence, {simulated, f.measure.rounds == 0, warmups, "give --rounds N, the rounds of every comparison"});
-  s.layouts = f.evidence.layouts;
-  s.duet = f.evidence.duet;
-  s.counts = f.evidence.counts;
-  s.pin = f.evidence.pin;
+  copy_evidence(f.evidence, s);
 }
 
 namespace {

@@ -135,10 +135,7 @@ oracle_settings settings_for(const matrix_flags& f, const global_options& g, con
     s.scenario = &*q.scenario;
   }
   s.command_line = g.command_line;
-  s.layouts = f.evidence.layouts;
-  s.duet = f.evidence.duet;
-  s.counts = f.evidence.counts;
-  s.pin = f.evidence.pin;
+  copy_evidence(f.evidence, s);
   return s;
 }
 

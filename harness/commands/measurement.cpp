@@ -11,6 +11,7 @@
 #include "harness/exec/cpu_list.hpp"
 #include "harness/exec/duet.hpp"
 #include "harness/experiment/counts.hpp"
+#include "harness/experiment/oracle.hpp"
 
 namespace abtest::cli {
 
@@ -67,6 +68,13 @@ void check_evidence(const evidence_flags& f, const evidence_context& c) {
     }
   }
   if (f.counts) require_valgrind();
+}
+
+void copy_evidence(const evidence_flags& f, oracle_settings& s) {
+  s.layouts = f.layouts;
+  s.duet = f.duet;
+  s.counts = f.counts;
+  s.pin = f.pin;
 }
 
 }  // namespace abtest::cli

@@ -17,6 +17,10 @@
 
 #include "harness/core/manifest.hpp"
 
+namespace abtest {
+struct oracle_settings;
+}
+
 namespace abtest::cli {
 
 struct measurement_flags {
@@ -73,5 +77,7 @@ struct evidence_context {
   std::string adaptive_fix;  // what to give instead, e.g. "give --rounds"
 };
 void check_evidence(const evidence_flags& f, const evidence_context& c);
+// The flags into the settings of every experiment a search runs (matrix, bisect).
+void copy_evidence(const evidence_flags& f, oracle_settings& s);
 
 }  // namespace abtest::cli

@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <tuple>
-#include <utility>
 #include <chrono>
 #include <set>
+#include <tuple>
+#include <utility>
 
 namespace abtest {
 namespace {
