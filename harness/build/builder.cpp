@@ -333,6 +333,14 @@ variant build_part(const variant& v, const manifest& m) {
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> handed_values(const variant& v, const manifest& m) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const auto levels = v.all_levels(m);
+  for (const auto& t : m.toggles)
+    if (t.changes_build() && !t.values.empty()) out.emplace_back(t.id, *t.value_of(levels.at(t.id)));
+  return out;
+}
+
 exec::env_changes run_env(const variant& v, const manifest& m) {
   exec::env_changes env;
   const auto levels = v.all_levels(m);

@@ -106,6 +106,9 @@ variant build_part(const variant& v, const manifest& m);
 // The environment that `v`'s `env` toggles give the benchmark processes (off levels too): each
 // level's value (toggle_spec::value_of), nullopt where the level unsets the variable.
 exec::env_changes run_env(const variant& v, const manifest& m);
+// What `v`'s option and var toggles that have `values` hand its build, off levels too: (toggle id,
+// value) in manifest order. The variant key names only the levels; this says what they meant.
+std::vector<std::pair<std::string, std::string>> handed_values(const variant& v, const manifest& m);
 // What makes two arms the same program: their binaries and their run-time environment.
 std::string program_digest(const std::string& binaries_digest, const exec::env_changes& env);
 // The targets that the named benchmarks' `{bin}/NAME` programs come from (all benchmarks if empty),

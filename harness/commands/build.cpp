@@ -90,14 +90,11 @@ std::vector<variant> reuse_order(std::vector<variant> todo) {
   return out;
 }
 
-// What the variant's option and var toggles with `values` hand the build, off levels too, e.g.
-// `-DCMAKE_C_FLAGS="-O3 -march=native"`: the variant key names only the levels.
-std::vector<std::string> handed_values(const manifest& m, const variant& v) {
+// handed_values as the build sees them, e.g. `-DCMAKE_C_FLAGS="-O3 -march=native"`.
+std::vector<std::string> handed_value_lines(const manifest& m, const variant& v) {
   std::vector<std::string> out;
-  const auto levels = v.all_levels(m);
-  for (const auto& t : m.toggles) {
-    if (t.values.empty() || !t.changes_build()) continue;
-    const std::string value = *t.value_of(levels.at(t.id));
+  for (const auto& [id, value] : handed_values(v, m)) {
+    const toggle_spec& t = m.toggle(id);
     if (t.kind == toggle_kind::option) out.push_back(fmt::format("-D{}={:?}", t.option, value));
     if (t.kind == toggle_kind::var) out.push_back(fmt::format("{}={:?}", t.var, value));
   }
@@ -140,7 +137,7 @@ int build(const build_flags& f, const global_options& g) {
       plan.push_back(j);
       if (!g.json && !g.quiet) {
         fmt::print("{:<24} {}\n", v.key(m), b.folder(v).string());
-        for (const auto& line : handed_values(m, v)) fmt::print("    {}\n", line);
+        for (const auto& line : handed_value_lines(m, v)) fmt::print("    {}\n", line);
       }
     }
     if (g.json) std::cout << plan.dump(2) << "\n";

@@ -217,9 +217,7 @@ nlohmann::json build_details(const manifest& m, const build_outcome& o) {
   if (o.configured_now) d["configured"] = true;
   // What the levels handed the build where a `values` entry made it other than the level's name:
   // the variant and its folder carry only the names.
-  const auto levels = o.v.all_levels(m);
-  for (const auto& t : m.toggles)
-    if (t.changes_build() && !t.values.empty()) d["values"][t.id] = *t.value_of(levels.at(t.id));
+  for (const auto& [id, value] : handed_values(o.v, m)) d["values"][id] = value;
   return d;
 }
 
