@@ -66,8 +66,7 @@ TEST(manifest, bundle_args_are_cmake_options_for_bundle_builds) {
   doc["build"]["bundle_args"] = {"ABTEST_CUDA=ON"};
   const std::string not_option = error_of(doc);
   EXPECT_NE(not_option.find("build.bundle_args[0]"), std::string::npos) << not_option;
-  EXPECT_NE(not_option.find("-DABTEST_CUDA=ON"), std::string::npos) << "the fix shows an example
-" << not_option;
+  EXPECT_NE(not_option.find("-DABTEST_CUDA=ON"), std::string::npos) << "the fix shows an example\n" << not_option;
   doc["build"]["bundle_args"] = "-DX=1";
   EXPECT_NE(error_of(doc).find("build.bundle_args"), std::string::npos);
 }
