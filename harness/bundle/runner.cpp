@@ -22,9 +22,12 @@ namespace fs = std::filesystem;
 namespace {
 
 runner_error output_error(const fs::path& out, const std::string& what) {
-  return runner_error(runner_exit::output, fmt::format("cannot write {}: {} — free space or give --out a folder you can write; "
-                                                       "what was measured before stays in {}",
-                                                       (out / "results.db").string(), what, (out / "results.db").string()));
+  const fs::path db = out / "results.db";
+  std::error_code ec;
+  return runner_error(runner_exit::output,
+                      fmt::format("cannot write {}: {} — free space or give --out a folder you can write{}", db.string(), what,
+                                  fs::exists(db, ec) ? fmt::format("; what was measured stays in {} (the same --out resumes)", db.string())
+                                                     : std::string{}));
 }
 
 nlohmann::json gpu_details(const cuda_probe& cuda) {
