@@ -1,10 +1,13 @@
 // `abtest run --bundle` end to end on the planted fixture: the bundle, moved away from the sources,
 // the build folders and every build tool, runs there and imports back with the schedule and the
 // verdicts of a direct run with the same seed; a changed program is refused; a budget stops between
-// rounds, imports as partial and resumes; a plan that needs CUDA refuses on a host without a device.
+// rounds, imports as partial and resumes; a plan that needs CUDA refuses on a host without a device;
+// a matrix bundle's design is attributed by `matrix --analyze` once imported.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "tests/e2e/planted_run.hpp"
@@ -167,6 +170,28 @@ TEST(bundle_fixture, a_budget_stops_between_rounds_imports_as_partial_and_resume
   EXPECT_EQ(json_of(imported)["imported"]["partial"], false) << imported.out;
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM experiment WHERE status = 'complete'"), 1);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM sample"), 2 * (1 + 3)) << "re-imported without duplicates";
+}
+
+TEST(bundle_fixture, a_matrix_bundle_imports_and_its_design_attributes_the_planted_effect) {
+  temp_dir tmp("e2e-bundle-matrix");
+  const std::string db = (tmp / "results.db").string();
+  const auto made = run_cli({"--manifest", planted_manifest().string(), "--db", db, "--json", "matrix", "--toggle", "SLOW",
+                             "--toggle", "PAIR1", "--rounds", "2", "--seed", "5", "--bundle", (tmp / "b").string()});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_EQ(json_of(made)["arms"].size(), 4u) << made.out;
+  const auto ran = run_bundle(tmp / "b", {"--out", (tmp / "out").string(), "-q"}, tmp.path());
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  ASSERT_EQ(run_cli({"--db", db, "import", (tmp / "out").string()}).exit_code, 0);
+  const auto analyzed = run_cli({"--manifest", planted_manifest().string(), "--db", db, "--json", "matrix", "--analyze",
+                                 "--experiment", json_of(made).value("experiment", ""), "--metric", "planted.work_count"});
+  ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
+  const auto j = json_of(analyzed);
+  ASSERT_EQ(j["effects"].size(), 1u) << analyzed.out;
+  std::map<std::string, double> culprits;
+  for (const auto& e : j["effects"][0]["effects"])
+    if (e["culprit"].get<bool>()) culprits[e["term"].get<std::string>()] = e["effect"].get<double>();
+  ASSERT_EQ(culprits.size(), 1u) << j["effects"].dump(2);
+  EXPECT_NEAR(culprits["SLOW"], std::log(1.3), 1e-9);
 }
 
 TEST(bundle_fixture, a_plan_that_needs_cuda_refuses_on_a_host_without_a_device) {
