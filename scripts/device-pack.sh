@@ -83,6 +83,8 @@ chmod +x "$out/run.sh"
 # The mission's experiment, measured on the device by abtest's own runner: base, B1, D4 and B1+D4, the
 # proof on cuda, interleaved rounds (its runner and programs need only the C library and the driver).
 rounds="${ABTEST_PACK_ROUNDS:-8}"
+# The bundle's builds configure with build.bundle_args (CUDA on): CMake must find nvcc.
+command -v nvcc >/dev/null || { [[ -x /usr/local/cuda/bin/nvcc ]] && export PATH="/usr/local/cuda/bin:$PATH"; }
 ((bundle)) && echo "device-pack: the abtest bundle — B1, D4, B1+D4 vs base, proof on cuda, $rounds rounds" >&2
 ((bundle)) && { "$root/abtest" run --toggle B1 --variant D4 --variant B1+D4 --bench proof --param backend=cuda \
   --param preset="${ABTEST_PACK_PRESET:-small}" --rounds "$rounds" --seed "${ABTEST_PACK_SEED:-23}" -j "$jobs" \
