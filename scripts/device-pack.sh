@@ -17,6 +17,8 @@
 # library and the CUDA driver — libstdc++, libgcc_s, libfmt; run.sh puts it on LD_LIBRARY_PATH),
 # PACK.txt (commit, flags, architectures, the glibc the programs need), bundle/ (the abtest bundle:
 # its own runner, plan and programs, built with the manifest's build.bundle_args).
+# bin/porep-bench is a link to the bundle's base program, and the bundle's libraries equal to lib/'s
+# are links there (copy with tar or cp -r, which keep links; ~8 MB less).
 # Then: copy the folder to the device and run `OUT=out ./run.sh` there (under 6 minutes on an H200);
 # its summary prints the bundle's verdicts, and back here `./abtest import out/abtest` stores them.
 set -euo pipefail
@@ -28,7 +30,7 @@ while (($#)); do
   case "$1" in
     --build-dir) build="${2:?--build-dir needs a folder}"; shift 2 ;;
     --no-bundle) bundle=0; shift ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     -*) echo "error: unknown option $1 — see scripts/device-pack.sh --help" >&2; exit 1 ;;
     *) out="$1"; shift ;;
   esac
@@ -89,6 +91,9 @@ command -v nvcc >/dev/null || { [[ -x /usr/local/cuda/bin/nvcc ]] && export PATH
 ((bundle)) && { "$root/abtest" run --toggle B1 --variant D4 --variant B1+D4 --bench proof --param backend=cuda \
   --param preset="${ABTEST_PACK_PRESET:-small}" --rounds "$rounds" --seed "${ABTEST_PACK_SEED:-23}" -j "$jobs" \
   --bundle "$out/bundle" || fail "the abtest bundle could not be made — see above"; }
+# One porep-bench in the pack: the bundle's base is the same program for the proof stages (B1 and D4
+# off, CUDA for sm_90; those stages set both at run time), and each one is ~6 MB of the 64 MiB.
+((bundle)) && ln -sf ../bundle/bin/base/porep-bench "$out/bin/porep-bench"
 
 # What the device already has: the C library (glibc's parts and the loader) and the driver. Every
 # other library a program loads travels in lib/. The CUDA runtime is static (CUDA::cudart_static);
@@ -102,6 +107,14 @@ for f in "$out"/bin/*; do
     [[ -f "$out/lib/$name" ]] || cp -L "$path" "$out/lib/$name"
   done < <(ldd "$f")
 done
+
+# One copy of each library: the bundle's that equal the pack's become links to them (the runner checks
+# their content, which a link keeps).
+if ((bundle)); then
+  for f in "$out"/bundle/lib/*; do
+    [[ -f "$out/lib/${f##*/}" ]] && cmp -s "$f" "$out/lib/${f##*/}" && ln -sf "../../lib/${f##*/}" "$f"
+  done
+fi
 
 # The newest glibc symbol version any program or library asks for: the device's glibc must be as new.
 glibc_needed="$(objdump -T "$out"/bin/* "$out"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1 || true)"
