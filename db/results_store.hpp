@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <span>
@@ -27,6 +28,8 @@ struct merge_report {
   std::int64_t verdicts_added = 0;
   /// "<source id> -> <new id>" for experiments whose id was taken by a different experiment.
   std::vector<std::string> renamed_experiments;
+  /// Every experiment of the source: its id there → its id here (new or already present).
+  std::map<std::string, std::string> experiment_ids;
 };
 
 /// The results of all experiments, in one SQLite file (DESIGN §8, schema in db/README.md).

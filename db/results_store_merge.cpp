@@ -111,6 +111,7 @@ merge_report results_store::merge_from(const std::filesystem::path& source_path)
   for (const reference_record& r : source.list_references()) upsert_reference(r);
 
   tx.commit();
+  report.experiment_ids = std::move(experiment_ids);
   return report;
 }
 

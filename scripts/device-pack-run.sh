@@ -7,7 +7,10 @@
 # Usage: [OUT=DIR] ./run.sh [--dry-run] [--stages a,b,...]
 #   --dry-run      list the stages (name, timeout, what they check) and exit 0
 #   --stages LIST  run only these stages
-# Env:   OUT (default ./out), ABTEST_PACK_BUDGET_S (default 345), ABTEST_COMPUTE_SANITIZER (its path;
+# The last stage runs the abtest bundle (bundle/run: B1, D4, B1+D4 vs base, the proof on cuda in
+# interleaved rounds) within the time left; its verdicts close the summary, and its results
+# ($OUT/abtest/results.db) go back with `abtest import $OUT/abtest` where abtest is.
+# Env:   OUT (default ./out), ABTEST_PACK_BUDGET_S (default 350), ABTEST_COMPUTE_SANITIZER (its path;
 #        default: on PATH or under /usr/local/cuda*), ABTEST_PACK_PRESET (default small),
 #        ABTEST_PARAM_CACHE (the proofs' parameters, ~300 MB for small: kept out of $OUT; default
 #        $TMPDIR or /tmp, abtest-device-pack-params)
@@ -17,10 +20,11 @@ pack="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 export PACK="$pack" OUT="${OUT:-./out}"
 export LD_LIBRARY_PATH="$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ABTEST_PACK_PRESET="${ABTEST_PACK_PRESET:-small}"
-budget_s="${ABTEST_PACK_BUDGET_S:-345}"
+budget_s="${ABTEST_PACK_BUDGET_S:-350}"
 
 # name | timeout (s) | what it checks | command (run by bash -c in $PACK, with $OUT, $SAN, $PRESET)
-# The timeouts add up to the default budget; typical H200 times are a fraction of them.
+# Typical H200 times are a fraction of the timeouts (13 stages in 148 s at b3ec5fc); the abtest stage
+# takes what is left of the budget, up to its own timeout, and stops between rounds (partial) at it.
 stages=(
   "device|10|the GPU, driver, glibc, and that the programs load|nvidia-smi --query-gpu=name,compute_cap,memory.total,driver_version,clocks.max.sm --format=csv; rc=\$?; getconf GNU_LIBC_VERSION; grep needs: PACK.txt; bin/gpu-bench --msm 4 --ntt 4 --reps 1 || rc=1; exit \$rc"
   "gpu_api|15|the API on a device, kernel architectures|bin/gpu_api_test --gtest_output=json:\$OUT/gpu_api.json"
@@ -29,12 +33,13 @@ stages=(
   "prover_equal|25|cuda proofs = cpu proofs on test circuits, every A4 / D4 mode|bin/groth16_gpu_prover_test --gtest_output=json:\$OUT/prover_equal.json && no_skips"
   "memcheck|25|compute-sanitizer memcheck: NTT and MSM, 2^0…2^5, zero / one scalars|sanitize memcheck"
   "racecheck|25|compute-sanitizer racecheck (shared-memory hazards): the same cases|sanitize racecheck"
-  "bench|85|timings: MSM 2^16…2^24, NTT 2^16…2^26, kernel apart from transfers, B1 off/on, windows, each with its check|bin/gpu-bench --reps 3 --budget-s 70 --jsonl \$OUT/bench.jsonl"
+  "bench|60|timings: MSM 2^16…2^24, NTT 2^16…2^26, kernel apart from transfers, B1 off/on, windows, each with its check|bin/gpu-bench --reps 3 --budget-s 70 --jsonl \$OUT/bench.jsonl"
   "proof_cpu|45|a \$PRESET proof on the CPU verifies|proof cpu default default"
   "proof_cuda_b1off_d4off|10|a \$PRESET proof on cuda (B1 off, D4 off) verifies, = the CPU proof|proof cuda off shared"
   "proof_cuda_b1on_d4off|10|the same with B1 on|proof cuda on shared"
   "proof_cuda_b1off_d4on|10|the same with D4 on|proof cuda off per_msm"
   "proof_cuda_b1on_d4on|10|the same with B1 and D4 on|proof cuda on per_msm"
+  "abtest|170|abtest's verdicts: B1, D4, B1+D4 vs base, the proof on cuda, interleaved rounds, CIs|abtest_bundle"
 )
 
 # Helpers the stage commands call (exported to their bash -c).
@@ -65,7 +70,16 @@ proof() {  # proof BACKEND HOST_REGISTER MSM_WINDOW: a $PRESET proof, its json i
     echo "the cuda proofs equal the CPU proofs: $mine"
   fi
 }
-export -f no_skips sanitize proof
+abtest_bundle() {  # the bundle's runner, stopping between rounds before the stage's time is up; exit 3 = no bundle
+  [[ -x bundle/run ]] || { echo "SKIP: this pack has no abtest bundle (made with --no-bundle)"; return 3; }
+  bundle/run --check || return 1
+  ABTEST_PARAM_CACHE="$PARAMS" bundle/run --out "$OUT/abtest" --budget-s "$((TIMEOUT > 30 ? TIMEOUT - 20 : 10))" \
+    >"$OUT/abtest_verdicts.txt"
+  local rc=$?
+  cat "$OUT/abtest_verdicts.txt"
+  return $rc  # 1: partial (the budget ended it between rounds)
+}
+export -f no_skips sanitize proof abtest_bundle
 
 find_sanitizer() {
   if [[ -n "${ABTEST_COMPUTE_SANITIZER:-}" ]]; then echo "$ABTEST_COMPUTE_SANITIZER"; return; fi
@@ -109,6 +123,7 @@ if ((dry_run)); then
   for b in gpu-bench porep-bench gpu_api_test gpu_ntt_test gpu_msm_test groth16_gpu_prover_test; do
     [[ -x "$pack/bin/$b" ]] || { echo "missing: bin/$b" >&2; missing=1; }
   done
+  [[ -x "$pack/bundle/run" ]] || echo "no bundle/run: the abtest stage will be skipped (a pack made with --no-bundle)" >&2
   exit $missing
 fi
 
@@ -135,14 +150,16 @@ for s in "${stages[@]}"; do
   ((timeout > left)) && timeout=$left
   printf '== %-24s (≤ %3ss) %s\n' "$name" "$timeout" "${what//\$PRESET/$PRESET}"
   t0=$SECONDS
-  STAGE="$name" LOG="$log" timeout -k 5 "$timeout" bash -c "$cmd" >"$log" 2>&1
+  STAGE="$name" LOG="$log" TIMEOUT="$timeout" timeout -k 5 "$timeout" bash -c "$cmd" >"$log" 2>&1
   rc=$?
   dt=$((SECONDS - t0))
   case $rc in
     0) status=passed ;;
     124|137) status=timeout; failed+=("$name (timed out after ${timeout} s)") ;;
-    3) if [[ "$name" == memcheck || "$name" == racecheck ]]; then status=skipped
+    3) if [[ "$name" == memcheck || "$name" == racecheck || "$name" == abtest ]]; then status=skipped
        else status=failed; failed+=("$name (exit 3)"); fi ;;
+    1) if [[ "$name" == abtest ]]; then status=partial  # measured, fewer rounds than planned: the verdicts say so
+       else status=failed; failed+=("$name (exit 1)"); fi ;;
     *) status=failed; failed+=("$name (exit $rc)") ;;
   esac
   results+=("$name|$status|$rc|$dt|$log")
@@ -178,11 +195,17 @@ esc() { local s="${1//\\/\\\\}"; s="${s//\"/\\\"}"; printf '%s' "$s"; }
   done
   printf '  ],\n  "failed": ['
   for i in "${!failed[@]}"; do printf '%s"%s"' "$([[ $i -gt 0 ]] && echo ', ')" "$(esc "${failed[$i]}")"; done
-  printf '],\n  "bench_rows": "%s",\n  "proof_phases": "%s"\n}\n' "$OUT/bench.jsonl" "$OUT/proof_phases.txt"
+  printf '],\n  "bench_rows": "%s",\n  "proof_phases": "%s",\n  "abtest_results": "%s"\n}\n' "$OUT/bench.jsonl" \
+    "$OUT/proof_phases.txt" "$OUT/abtest/results.db"
 } >"$OUT/summary.json"
 
 echo
 cat "$OUT/proof_phases.txt"
+if [[ -s "$OUT/abtest_verdicts.txt" ]]; then
+  echo
+  echo "abtest (the bundle's runner; where abtest is: abtest import $OUT/abtest):"
+  cat "$OUT/abtest_verdicts.txt"
+fi
 echo
 echo "summary: $OUT/summary.json (${#results[@]} stages in $((SECONDS - start)) s)"
 if ((${#failed[@]})); then

@@ -1,28 +1,36 @@
 #!/usr/bin/env bash
 # Builds, on a machine without a GPU, everything the device run needs — the GPU tests, gpu-bench and
-# porep-bench with CUDA for sm_90 (Release) — into one folder under 64 MiB whose run.sh needs only
-# the NVIDIA driver: nothing is compiled on the device.
+# porep-bench with CUDA for sm_90 (Release), and the mission's abtest bundle (B1, D4 and B1+D4 against
+# base, the proof on cuda in interleaved rounds: `abtest run … --bundle`, DESIGN §3.2) — into one
+# folder under 64 MiB whose run.sh needs only the NVIDIA driver: nothing is compiled on the device.
 #
-# Usage: scripts/device-pack.sh [--build-dir DIR] [OUT_DIR]        (OUT_DIR: default build/device-pack)
+# Usage: scripts/device-pack.sh [--build-dir DIR] [--no-bundle] [OUT_DIR]  (OUT_DIR: default build/device-pack)
 #   --build-dir DIR  take the programs from an existing CUDA build folder (build/ci: its objects, for
 #                    sm_80 and sm_90) instead of configuring build/device-pack-build (sm_90 only)
-# Env:   ABTEST_PACK_CUDA_ARCHITECTURES (default 90), ABTEST_JOBS (default 2)
+#   --no-bundle      leave the abtest bundle out (its four CUDA builds are most of the packing time)
+# Env:   ABTEST_PACK_CUDA_ARCHITECTURES (default 90), ABTEST_JOBS (default 2); the bundle's
+#        ABTEST_PACK_PRESET (default small), ABTEST_PACK_ROUNDS (default 8), ABTEST_PACK_SEED (default 23)
 # Exit:  0 done; 1 a build or check failed; 77 no CUDA compiler here (nothing to pack).
 #
 # The folder: run.sh (scripts/device-pack-run.sh: `run.sh --dry-run` lists its stages), bin/ (the
 # programs, CUDA runtime linked statically), lib/ (every shared library they load besides the C
 # library and the CUDA driver — libstdc++, libgcc_s, libfmt; run.sh puts it on LD_LIBRARY_PATH),
-# PACK.txt (commit, flags, architectures, the glibc the programs need).
-# Then: copy the folder to the device and run `OUT=out ./run.sh` there (under 6 minutes on an H200).
+# PACK.txt (commit, flags, architectures, the glibc the programs need), bundle/ (the abtest bundle:
+# its own runner, plan and programs, built with the manifest's build.bundle_args).
+# bin/porep-bench is a link to the bundle's base program, and the bundle's libraries equal to lib/'s
+# are links there (copy with tar or cp -r, which keep links; ~8 MB less).
+# Then: copy the folder to the device and run `OUT=out ./run.sh` there (under 6 minutes on an H200);
+# its summary prints the bundle's verdicts, and back here `./abtest import out/abtest` stores them.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 cd "$root"
 
-build="" out=""
+build="" out="" bundle=1
 while (($#)); do
   case "$1" in
     --build-dir) build="${2:?--build-dir needs a folder}"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --no-bundle) bundle=0; shift ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     -*) echo "error: unknown option $1 — see scripts/device-pack.sh --help" >&2; exit 1 ;;
     *) out="$1"; shift ;;
   esac
@@ -48,6 +56,7 @@ if [[ -z "$build" ]]; then
     exit 77
   fi
   build=build/device-pack-build
+  mkdir -p build  # the configure log goes beside the build folder, in build/ (absent in a fresh clone)
   # The ci preset's compile flags, so that ccache serves every object the ci build already made;
   # only the kernels (one architecture) and the links are new.
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
@@ -73,6 +82,19 @@ done
 cp scripts/device-pack-run.sh "$out/run.sh"
 chmod +x "$out/run.sh"
 
+# The mission's experiment, measured on the device by abtest's own runner: base, B1, D4 and B1+D4, the
+# proof on cuda, interleaved rounds (its runner and programs need only the C library and the driver).
+rounds="${ABTEST_PACK_ROUNDS:-8}"
+# The bundle's builds configure with build.bundle_args (CUDA on): CMake must find nvcc.
+command -v nvcc >/dev/null || { [[ -x /usr/local/cuda/bin/nvcc ]] && export PATH="/usr/local/cuda/bin:$PATH"; }
+((bundle)) && echo "device-pack: the abtest bundle — B1, D4, B1+D4 vs base, proof on cuda, $rounds rounds" >&2
+((bundle)) && { "$root/abtest" run --toggle B1 --variant D4 --variant B1+D4 --bench proof --param backend=cuda \
+  --param preset="${ABTEST_PACK_PRESET:-small}" --rounds "$rounds" --seed "${ABTEST_PACK_SEED:-23}" -j "$jobs" \
+  --bundle "$out/bundle" || fail "the abtest bundle could not be made — see above"; }
+# One porep-bench in the pack: the bundle's base is the same program for the proof stages (B1 and D4
+# off, CUDA for sm_90; those stages set both at run time), and each one is ~6 MB of the 64 MiB.
+((bundle)) && ln -sf ../bundle/bin/base/porep-bench "$out/bin/porep-bench"
+
 # What the device already has: the C library (glibc's parts and the loader) and the driver. Every
 # other library a program loads travels in lib/. The CUDA runtime is static (CUDA::cudart_static);
 # it loads libcuda.so.1 itself, at run time.
@@ -85,6 +107,14 @@ for f in "$out"/bin/*; do
     [[ -f "$out/lib/$name" ]] || cp -L "$path" "$out/lib/$name"
   done < <(ldd "$f")
 done
+
+# One copy of each library: the bundle's that equal the pack's become links to them (the runner checks
+# their content, which a link keeps).
+if ((bundle)); then
+  for f in "$out"/bundle/lib/*; do
+    [[ -f "$out/lib/${f##*/}" ]] && cmp -s "$f" "$out/lib/${f##*/}" && ln -sf "../../lib/${f##*/}" "$f"
+  done
+fi
 
 # The newest glibc symbol version any program or library asks for: the device's glibc must be as new.
 glibc_needed="$(objdump -T "$out"/bin/* "$out"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1 || true)"
@@ -103,6 +133,8 @@ git diff --quiet HEAD 2>/dev/null || commit="$commit+uncommitted"
   echo "needs:         the NVIDIA driver (libcuda.so.1, nvidia-smi), glibc ≥ ${glibc_needed#GLIBC_}, bash, coreutils"
   echo "programs:      $(cd "$out/bin" && echo *)"
   echo "libraries:     $(cd "$out/lib" && echo *)"
+  [[ -f "$out/bundle/plan.json" ]] &&
+    echo "abtest bundle: bundle/ ($(du -sk "$out/bundle" | cut -f1) KiB), $(grep -o '"experiment": "[^"]*"' "$out/bundle/plan.json" | head -1)"
 } >"$out/PACK.txt"
 
 size_kib=$(du -sk "$out" | cut -f1)

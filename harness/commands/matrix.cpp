@@ -10,6 +10,7 @@
 #include <set>
 #include <tuple>
 
+#include "harness/commands/bundle_flag.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/commands/measurement.hpp"
 #include "harness/commands/matrix_effects.hpp"
@@ -30,6 +31,7 @@ namespace {
 
 struct matrix_flags {
   std::string design = "full", shard, group, canary;
+  std::string bundle;  // --bundle DIR: build the configurations for another host and write DIR
   std::vector<std::string> toggles, metrics, experiments;
   bool nightly = false, analyze = false;
   measurement_flags measure{.rounds = 6};  // --rounds, --margin, --param, --simulate, --seed, --jobs
@@ -90,7 +92,7 @@ void resolve(const matrix_flags& f, const global_options& g, matrix_request& q) 
   q.mm = resolve_measurement(f.measure, q.m, rounds_rule::effects);
   std::tie(q.shard, q.shards) = f.shard.empty() ? std::pair{0, 1} : parse_shard(f.shard);
   variant high = f.toggles.empty() ? parse_variant_spec("all", q.m) : variant_from_flags(f.toggles, q.m);
-  if (f.toggles.empty())
+  if (f.toggles.empty() && f.bundle.empty())  // a bundle's host, not this one, has the capabilities
     for (const auto& id : inert_toggles(q.m, high)) {
       high.levels.erase(id);
       q.notes.push_back(fmt::format("{} is inert on this host — left out of the design (name it with --toggle to include it)", id));
@@ -262,7 +264,25 @@ std::string to_text(const matrix_outcome& o) {
   return out + terminal_report(o.verdicts()) + o.effects.tables + "\n";
 }
 
+// The experiment `oracle.run_arms` would run, for --bundle to write instead: the oracle's plan
+// (experiment_oracle::begin_arms) without layouts, which a bundle does not carry.
+run_plan bundle_plan_of(const oracle_settings& s, const matrix_request& q, std::vector<arm_plan> arms) {
+  run_plan plan;
+  plan.kind = s.kind;
+  for (std::size_t i = 0; i < arms.size(); ++i) arms[i].role = i == 0 ? "baseline" : "candidate";
+  plan.arms = std::move(arms);
+  plan.benchmarks = s.benchmarks;
+  plan.params = s.params;
+  plan.rounds = q.mm.rounds;
+  plan.warmups = s.warmups;
+  plan.seed = s.seed;
+  plan.pin = s.pin;
+  return plan;
+}
+
 int matrix(const matrix_flags& f, const global_options& g) {
+  check_bundle_flags(f.bundle, f.evidence, f.measure.simulate, false);
+  if (!f.bundle.empty() && f.evidence.duet) throw usage_error("--duet pairs two variants; a matrix bundle runs more — leave out --duet");
   if (f.analyze) return matrix_analyze(f.experiments, f.group, f.metrics, f.measure.margin_pct, g);
   if (!f.experiments.empty()) throw usage_error("--experiment goes with --analyze");
   matrix_request q;
@@ -272,13 +292,17 @@ int matrix(const matrix_flags& f, const global_options& g) {
   builder_options bo;
   bo.jobs = q.mm.jobs;
   const experiment_context ctx = context_for(g);
-  variant_arms arms(q.m, store, ctx, bo, q.scenario.has_value());
+  variant_arms arms(q.m, store, ctx, f.bundle.empty() ? bo : bundle_builder_options(q.m, bo), q.scenario.has_value());
   const matrix_arms built = build_arms(f, q, arms, store, ctx);
 
   nlohmann::json extra = {{"design", q.design.json}, {"shard", {{"index", q.shard}, {"count", q.shards}, {"of_run", built.shard_of}}},
                           {"skipped", built.skipped}};
   if (!f.group.empty()) extra["group"] = f.group;
   if (!f.canary.empty()) extra["canary"] = f.canary;
+  if (!f.bundle.empty()) {
+    extra["metric"] = s.metric;  // as the oracle records it
+    return write_bundle_for(q.m, bundle_plan_of(s, q, built.arms), f.bundle, g, q.notes, extra);
+  }
   experiment_oracle oracle(store, q.m, ctx, s, std::ref(arms));
   oracle.set_relinker([&arms](const run_plan& plan, const arm_plan& arm, int k) { return arms.layouts(plan, arm, k); });
   if (!g.quiet && !g.json)
@@ -328,6 +352,9 @@ static const registrar reg(35, [](CLI::App& app, global_options& g, action& act)
                   "`--analyze --group ID` takes them together");
   cmd->add_option("--canary", f->canary, "REF: also run base built at this frozen commit as the arm `canary`, which "
                   "`abtest history` divides by (with --simulate: the scenario's all-off configuration)");
+  cmd->add_option("--bundle", f->bundle, "build the configurations for another host (build.bundle_args) and write DIR to run "
+                                         "there; `abtest import` brings the results back, `--analyze` attributes them")
+      ->type_name("DIR");
   cmd->add_flag("--analyze", f->analyze, "run nothing: factorial effects of a design over its shards' experiments "
                 "(each paired with its own base), stored with each of them");
   cmd->add_option("--experiment", f->experiments, "with --analyze: an experiment of the design (repeatable; default: "

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <ranges>
 
+#include "harness/commands/bundle_flag.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/commands/measurement.hpp"
 #include "harness/core/errors.hpp"
@@ -29,6 +30,7 @@ struct run_flags {
   int max_rounds = 50, warmups = -1;
   bool adaptive = false, fail_on_regression = false, resume = false;
   std::string resume_id;
+  std::string bundle;  // --bundle DIR: build for the measuring host and write DIR instead of measuring
   evidence_flags evidence;  // --layouts, --duet, --counts, --pin
   measurement_flags measure;  // --rounds (default 10), --margin, --param, --simulate, --seed, --jobs
   std::string command_line;
@@ -114,6 +116,7 @@ int resume(const run_flags& f, const global_options& g) {
 }
 
 int run(const run_flags& f, const global_options& g) {
+  check_bundle_flags(f.bundle, f.evidence, f.measure.simulate, f.resume);
   if (f.resume) return resume(f, g);
   const std::optional<search::scenario> scenario = load_simulate_flag(f.measure.simulate);
   const manifest m = scenario ? manifest_from_scenario(*scenario, f.measure.simulate) : load_manifest_for(g);
@@ -128,7 +131,7 @@ int run(const run_flags& f, const global_options& g) {
   if (ev.duet && (f.toggles.empty() ? 0 : 1) + f.variants.size() != 1)
     throw usage_error("--duet runs a baseline and one candidate side by side — give one candidate (--toggle … or one --variant)");
   std::optional<exec::duet_cores> duet_cores;
-  if (ev.duet && !scenario) duet_cores = exec::choose_duet_cores(ev.pin);
+  if (ev.duet && !scenario && f.bundle.empty()) duet_cores = exec::choose_duet_cores(ev.pin);
 
   const variant baseline = parse_variant_spec(f.baseline, m);
   std::vector<variant> candidates;
@@ -164,18 +167,18 @@ int run(const run_flags& f, const global_options& g) {
 
   std::vector<std::string> notes;
   for (const auto& c : candidates)
-    for (const auto& id : inert_toggles(m, c))
+    for (const auto& id : f.bundle.empty() ? inert_toggles(m, c) : std::vector<std::string>{})
       notes.push_back(fmt::format("note: {} is inert on this host (requires {}; none found) — it builds but cannot change what runs",
                                   id, fmt::join(m.toggle(id).requires_caps, ", ")));
   for (const auto& w : exec::noise_warnings(exec::read_noise_inputs(ev.pin)))
-    if (!g.quiet && !g.json) fmt::print(stderr, "warning: {}\n", w);
+    if (!g.quiet && !g.json && f.bundle.empty()) fmt::print(stderr, "warning: {}\n", w);
 
   auto store = open_store(db_path(g, &m));
   const std::int64_t machine_id = current_machine(store);
   builder_options bo;
   bo.jobs = mm.jobs;
   bo.targets = targets_for(m, plan.benchmarks);  // only the programs this run measures
-  builder b(m, bo);
+  builder b(m, f.bundle.empty() ? bo : bundle_builder_options(m, bo));
   const experiment_context ctx = context_for(g);
   std::vector<variant> all{baseline};
   all.insert(all.end(), candidates.begin(), candidates.end());
@@ -231,6 +234,7 @@ int run(const run_flags& f, const global_options& g) {
     }
     return 0;
   }
+  if (!f.bundle.empty()) return write_bundle_for(m, plan, f.bundle, g, notes);
   if (duet_cores)  // after the builds, which kept both cores busy
     if (const std::string why = exec::duet_cores_busy(*duet_cores); !why.empty()) throw usage_error(why);
   const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id, {{"counts", ev.counts}});
@@ -275,6 +279,8 @@ static const registrar reg(20, [](CLI::App& app, global_options& g, action& act)
   cmd->add_flag("--fail-on-regression", f->fail_on_regression, "exit 1 when a metric is SLOWER");
   add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)",
                                             .margin_help = "practical margin in percent for SAME (default 1)"});
+  cmd->add_option("--bundle", f->bundle, "build for another host (build.bundle_args) and write DIR to run there, instead of "
+                                         "measuring here; `abtest import` brings its results back")->type_name("DIR");
   cmd->add_option("--resume", f->resume_id, "continue an incomplete experiment (default: the latest)")->expected(0, 1);
   cmd->callback([f, cmd, &g, &act] {
     f->resume = cmd->count("--resume") > 0;

@@ -382,10 +382,15 @@ void parse_build(const validator& v, const json& b, build_spec& out) {
   }
   switch (out.system) {
     case build_system::cmake:
-      v.only_keys(b, "build", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args"});
+      v.only_keys(b, "build", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"});
       if (b.contains("generator")) out.generator = v.string(b["generator"], "build.generator");
       if (b.contains("build_type")) out.build_type = v.string(b["build_type"], "build.build_type");
       if (b.contains("cmake_args")) out.cmake_args = v.strings(b["cmake_args"], "build.cmake_args");
+      if (b.contains("bundle_args")) out.bundle_args = v.strings(b["bundle_args"], "build.bundle_args");
+      for (size_t i = 0; i < out.bundle_args.size(); ++i)
+        if (out.bundle_args[i].rfind("-", 0) != 0)
+          v.fail(fmt::format("build.bundle_args[{}]", i), fmt::format("\"{}\" is not a configure option", out.bundle_args[i]),
+                 "give cmake options, e.g. [\"-DABTEST_CUDA=ON\", \"-DCMAKE_CUDA_ARCHITECTURES=90\"]");
       break;
     case build_system::cargo: {
       v.only_keys(b, "build", {"system", "profile", "targets", "args", "without_cuda_args"});

@@ -73,6 +73,10 @@ struct build_spec {
   // Added to the configure (cmake) or build (cargo, command) line on a host without a CUDA device:
   // kernels that cannot run here are not built (the build record says so).
   std::vector<std::string> without_cuda_args;
+  // cmake: added to the configure line of `--bundle` builds (their own folders), for the host that
+  // will run the bundle, e.g. {"-DABTEST_CUDA=ON", "-DCMAKE_CUDA_ARCHITECTURES=90"}; without_cuda_args
+  // never apply there: the target's devices, not this host's, decide.
+  std::vector<std::string> bundle_args;
 };
 
 // What `abtest run --counts` runs once per arm under Valgrind (issue #16 item 2): the benchmark's

@@ -33,6 +33,9 @@ struct progress {
 struct experiment_context {
   int verbose = 0;  // > 0: the build tool's output too, line by line as it arrives (`output`)
   std::function<void(const progress&)> on_progress = [](const progress&) {};
+  // Asked when a round (a warm-up round too) has every sample; true stops the schedule there, as an
+  // interruption does (the experiment stays incomplete, to resume): a bundle's --budget-s. Empty: never.
+  std::function<bool()> stop_between_rounds;
 
   void report(progress::kind what, std::string text, bool milestone = true) const {
     if (on_progress) on_progress(progress{what, std::move(text), milestone});

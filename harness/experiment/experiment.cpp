@@ -70,7 +70,7 @@ std::vector<std::string> inert_toggles(const manifest& m, const variant& v) {
   return out;
 }
 
-std::int64_t current_machine(db::results_store& store) {
+std::int64_t current_machine(db::results_store& store, const nlohmann::json& more) {
   const auto facts = exec::collect_host_facts();
   db::machine_record m;
   m.fingerprint = facts.fingerprint;
@@ -85,6 +85,8 @@ std::int64_t current_machine(db::results_store& store) {
   const auto policy = exec::read_frequency_policy();
   if (policy.governor) m.details["governor"] = *policy.governor;
   if (policy.turbo) m.details["turbo"] = *policy.turbo;
+  for (const auto& [k, v] : more.items()) m.details[k] = v;
+  if (!m.gpu && more.contains("gpu_name")) m.gpu = more["gpu_name"].get<std::string>();
   return store.upsert_machine(m);
 }
 
@@ -287,11 +289,11 @@ recorded_build build_and_record(const manifest& m, const variant& v, db::results
 
 std::string create_experiment(db::results_store& store, const manifest* m, const run_plan& plan,
                               const std::string& command_line, std::int64_t machine_id,
-                              const nlohmann::json& extra_config) {
+                              const nlohmann::json& extra_config, const std::string& id) {
   db::experiment_record e;
   e.started_at = std::chrono::system_clock::now();
   e.kind = db::parse<db::experiment_kind>(plan.kind);
-  e.id = db::new_experiment_id(e.kind, e.started_at);
+  e.id = id.empty() ? db::new_experiment_id(e.kind, e.started_at) : id;
   e.command_line = command_line;
   if (m) {
     e.manifest_path = m->path.string();
@@ -343,8 +345,17 @@ schedule_result measure(db::results_store& store, const manifest& m, const run_p
   stop_signals signals;
   round_tracker rounds(ctx, plan, static_cast<int>(samples.size()));
   scheduler_hooks hooks;
-  hooks.should_stop = [] { return g_stop.load(); };
+  // Samples held per (round, warm-up), so that a round's last sample is known when it is recorded.
+  const std::size_t per_round = plan.arms.size() * plan.benchmarks.size();
+  std::map<std::pair<int, bool>, std::size_t> in_round;
+  for (const auto& s : samples) ++in_round[{s.round, s.warmup}];
+  bool round_ended = false;
+  hooks.should_stop = [&] {
+    if (g_stop.load()) return true;
+    return round_ended && ctx.stop_between_rounds && ctx.stop_between_rounds();
+  };
   hooks.record = [&](const slot& s, const exec::sample_outcome& o) {
+    round_ended = ++in_round[{s.round, s.warmup}] == per_round;
     db::sample_record r;
     r.experiment_id = id;
     r.arm_idx = s.arm;

@@ -24,8 +24,9 @@
 
 namespace abtest {
 
-// The host's row in `machine`, inserted on first use.
-std::int64_t current_machine(db::results_store& store);
+// The host's row in `machine`, inserted on first use; `more` is added to its details (a bundle's
+// runner: the GPU's name and driver version as the driver reports them, "gpu_name" also as `gpu`).
+std::int64_t current_machine(db::results_store& store, const nlohmann::json& more = nlohmann::json::object());
 
 // Builds `v`, records the build (ok or failed) and returns the outcome with its build id. Reports
 // the build's start, its steps with an ETA from the last recorded build of the variant on this
@@ -99,10 +100,12 @@ bool host_has_cuda();
 
 // Creates the experiment row and its arms in one transaction; returns its id. The plan (with the
 // owning process) is stored in `config`, so `--resume` needs nothing else. `extra_config` keys are
-// added beside the plan's (e.g. a matrix shard's design, the parent of a bisection's comparison).
+// added beside the plan's (e.g. a matrix shard's design, the parent of a bisection's comparison);
+// `id`, when given, is the experiment's id (a bundle's, chosen where it was made).
 std::string create_experiment(db::results_store& store, const manifest* m, const run_plan& plan,
                               const std::string& command_line, std::int64_t machine_id,
-                              const nlohmann::json& extra_config = nlohmann::json::object());
+                              const nlohmann::json& extra_config = nlohmann::json::object(),
+                              const std::string& id = {});
 
 // Runs what is missing of the experiment's schedule, recording each sample in its own transaction
 // as it completes and reporting each to `ctx` (round r/R, arm, benchmark, ETA). SIGINT/SIGTERM stop

@@ -56,6 +56,21 @@ TEST(manifest, valid_document_loads_with_defaults) {
             (std::vector<std::string>{"/b/base/bench", "--preset=small", "3"}));
 }
 
+TEST(manifest, bundle_args_are_cmake_options_for_bundle_builds) {
+  json doc = valid();
+  doc["build"]["bundle_args"] = {"-DABTEST_CUDA=ON", "-DCMAKE_CUDA_ARCHITECTURES=90"};
+  const manifest m = parse_manifest(doc.dump(), "/p/abtest.json");
+  EXPECT_EQ(m.build.bundle_args, (std::vector<std::string>{"-DABTEST_CUDA=ON", "-DCMAKE_CUDA_ARCHITECTURES=90"}));
+  EXPECT_TRUE(parse_manifest(valid().dump(), "/p/abtest.json").build.bundle_args.empty());
+
+  doc["build"]["bundle_args"] = {"ABTEST_CUDA=ON"};
+  const std::string not_option = error_of(doc);
+  EXPECT_NE(not_option.find("build.bundle_args[0]"), std::string::npos) << not_option;
+  EXPECT_NE(not_option.find("-DABTEST_CUDA=ON"), std::string::npos) << "the fix shows an example\n" << not_option;
+  doc["build"]["bundle_args"] = "-DX=1";
+  EXPECT_NE(error_of(doc).find("build.bundle_args"), std::string::npos);
+}
+
 TEST(manifest, unknown_keys_are_errors_at_every_level) {
   auto doc = valid();
   doc["toogles"] = json::array();

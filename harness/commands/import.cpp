@@ -1,0 +1,73 @@
+// `abtest import OUT`: a bundle's results (DESIGN §3.2), measured on another host by DIR/run, merged
+// into the local store as an ordinary experiment and analysed here with the code `run` uses.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "db/error.hpp"
+#include "harness/commands/command.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/experiment/experiment.hpp"
+#include "harness/experiment/report.hpp"
+
+namespace abtest::cli {
+namespace {
+namespace fs = std::filesystem;
+
+int import_results(const std::string& from, const global_options& g) {
+  const fs::path source = fs::is_directory(from) ? fs::path(from) / "results.db" : fs::path(from);
+  if (!fs::exists(source))
+    throw usage_error(fmt::format("no results at {} — give the --out folder of a bundle's run (it holds results.db)", source.string()));
+  const fs::path target = db_path(g, nullptr);
+  auto store = open_store(target);
+  db::merge_report merged;
+  std::vector<db::experiment_record> experiments;
+  try {
+    db::results_store theirs{source, db::open_mode::read_only};
+    experiments = theirs.list_experiments();
+    merged = store.merge_from(source);
+  } catch (const db::error& e) {
+    throw usage_error(fmt::format("cannot import {}: {} — is it a bundle's results.db (abtest's schema)?", source.string(), e.what()));
+  }
+  if (experiments.empty()) throw usage_error(fmt::format("{} holds no experiment — run the bundle first (DIR/run --out OUT)", source.string()));
+  int code = 0;
+  for (auto e = experiments.rbegin(); e != experiments.rend(); ++e) {  // oldest first
+    const std::string id = merged.experiment_ids.at(e->id);
+    // Its status there: a runner killed mid-round left it `running`, which here means incomplete.
+    const bool partial = e->status != db::experiment_status::complete;
+    const auto plan = run_plan::from_json(store.find_experiment(id)->config);
+    auto samples = load_samples(store, id);
+    const auto analysis = analyze(plan, samples);
+    conclude(store, id, analysis, partial);
+    int rounds = 0;
+    for (const auto& s : samples)
+      if (!s.warmup) rounds = std::max(rounds, s.round);
+    const std::string what = partial ? fmt::format("partial: {} of {} rounds — run the bundle again with the same --out, then "
+                                                   "import again", rounds, plan.rounds)
+                                     : fmt::format("complete: {} rounds", rounds);
+    report_input in{id, plan, analysis, nullptr, rounds, false, partial};
+    if (g.json) {
+      auto j = json_report(in);
+      j["imported"] = {{"from", source.string()}, {"partial", partial}, {"samples_added", merged.samples_added},
+                       {"samples_present", merged.samples_present}};
+      std::cout << j.dump(2) << "\n";
+    } else if (!g.quiet) {
+      fmt::print("imported {} into {}: {} samples added, {} already here; {}\n", id, target.string(), merged.samples_added,
+                 merged.samples_present, what);
+      fmt::print("{}", terminal_report(in));
+    }
+    code = std::max(code, exit_code_for(analysis, false));
+  }
+  return code;
+}
+
+}  // namespace
+
+static const registrar reg(85, [](CLI::App& app, global_options& g, action& act) {
+  auto from = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand("import", "bring a bundle's results (its run --out folder) into the store and analyse them");
+  cmd->add_option("out", *from, "the OUT folder of DIR/run (or its results.db)")->required();
+  cmd->callback([from, &g, &act] { act = [from, &g] { return import_results(*from, g); }; });
+});
+
+}  // namespace abtest::cli
