@@ -274,12 +274,70 @@ constexpr std::string_view v5_verdict_details = R"sql(
 ALTER TABLE verdict ADD COLUMN details TEXT CHECK (details IS NULL OR json_valid(details));
 )sql";
 
+// v6: alerts (issue #26) — one per (source, subject, benchmark, change), the change's regressed
+// metrics grouped under it, every later sighting attached, every state change an event with a note.
+// `subject` is the branch a PR came from or the variant of a nightly series; `change` names the
+// change: "<base sha>..<head sha>" for a PR, the experiment of the night at the change point.
+constexpr std::string_view v6_alerts = R"sql(
+CREATE TABLE alert (
+  id         INTEGER PRIMARY KEY,
+  uuid       TEXT NOT NULL UNIQUE,
+  source     TEXT NOT NULL CHECK (source IN ('pr', 'nightly')),
+  subject    TEXT NOT NULL,
+  benchmark  TEXT NOT NULL,
+  change     TEXT NOT NULL,
+  state      TEXT NOT NULL DEFAULT 'new' CHECK (state IN ('new', 'acknowledged', 'expected', 'invalid', 'fixed')),
+  opened_at  TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (source, subject, benchmark, change)
+) STRICT;
+
+CREATE TABLE alert_metric (
+  alert_id      INTEGER NOT NULL REFERENCES alert(id) ON DELETE CASCADE,
+  metric        TEXT NOT NULL,
+  ratio         REAL NOT NULL,
+  ci_low        REAL,
+  ci_high       REAL,
+  before_median REAL,
+  after_median  REAL,
+  PRIMARY KEY (alert_id, metric)
+) STRICT;
+
+CREATE TABLE alert_sighting (
+  id            INTEGER PRIMARY KEY,
+  alert_id      INTEGER NOT NULL REFERENCES alert(id) ON DELETE CASCADE,
+  metric        TEXT NOT NULL,
+  change        TEXT NOT NULL,
+  experiment_id TEXT REFERENCES experiment(id) ON DELETE SET NULL,
+  seen_at       TEXT NOT NULL,
+  ratio         REAL NOT NULL,
+  UNIQUE (alert_id, metric, change, experiment_id)
+) STRICT;
+
+CREATE TABLE alert_event (
+  id         INTEGER PRIMARY KEY,
+  alert_id   INTEGER NOT NULL REFERENCES alert(id) ON DELETE CASCADE,
+  at         TEXT NOT NULL,
+  from_state TEXT,
+  to_state   TEXT NOT NULL,
+  note       TEXT NOT NULL
+) STRICT;
+CREATE INDEX alert_event_by_alert ON alert_event(alert_id, id);
+
+CREATE VIEW v_open_alert AS
+  SELECT a.id, a.source, a.subject, a.benchmark, a.change, a.state, a.opened_at, m.metric, m.ratio, m.ci_low, m.ci_high,
+         (SELECT count(*) FROM alert_sighting s WHERE s.alert_id = a.id AND s.metric = m.metric) AS sightings
+  FROM alert a JOIN alert_metric m ON m.alert_id = a.id
+  WHERE a.state IN ('new', 'acknowledged', 'expected');
+)sql";
+
 constexpr migration all_migrations[] = {
     {1, "measurements: machine, build, experiment, arm, sample, metric", v1_measurements},
     {2, "analysis: verdict, effect, bisect_step, changepoint, reference, summary views", v2_analysis},
     {3, "build cost: objects compiled, cache hits and misses, links, details", v3_build_cost},
     {4, "counts: Valgrind counts per experiment, arm and benchmark; v_count", v4_counts},
     {5, "verdict details: the layout split of a --layouts verdict", v5_verdict_details},
+    {6, "alerts: alert, alert_metric, alert_sighting, alert_event; v_open_alert", v6_alerts},
 };
 
 }  // namespace

@@ -41,6 +41,13 @@ constexpr spellings<changepoint_state, 4> changepoint_state_names{
      {changepoint_state::fixed, "fixed"},
      {changepoint_state::false_positive, "false_positive"}}};
 
+constexpr spellings<alert_state, 5> alert_state_names{{{alert_state::new_, "new"},
+                                                      {alert_state::acknowledged, "acknowledged"},
+                                                      {alert_state::expected, "expected"},
+                                                      {alert_state::invalid, "invalid"},
+                                                      {alert_state::fixed, "fixed"}}};
+constexpr spellings<alert_source, 2> alert_source_names{{{alert_source::pr, "pr"}, {alert_source::nightly, "nightly"}}};
+
 template <class E, std::size_t N>
 std::string_view name_of(const spellings<E, N>& names, E v) {
   for (const auto& [e, name] : names)
@@ -68,6 +75,12 @@ std::string_view to_string(arm_role v) { return name_of(arm_role_names, v); }
 std::string_view to_string(sample_status v) { return name_of(sample_status_names, v); }
 std::string_view to_string(verdict_kind v) { return name_of(verdict_kind_names, v); }
 std::string_view to_string(changepoint_state v) { return name_of(changepoint_state_names, v); }
+std::string_view to_string(alert_state v) { return name_of(alert_state_names, v); }
+std::string_view to_string(alert_source v) { return name_of(alert_source_names, v); }
+
+bool is_open(alert_state state) {
+  return state == alert_state::new_ || state == alert_state::acknowledged || state == alert_state::expected;
+}
 
 template <>
 build_status parse<build_status>(std::string_view t) { return value_of(build_status_names, t, "build status"); }
@@ -89,5 +102,10 @@ template <>
 changepoint_state parse<changepoint_state>(std::string_view t) {
   return value_of(changepoint_state_names, t, "change-point state");
 }
+
+template <>
+alert_state parse<alert_state>(std::string_view t) { return value_of(alert_state_names, t, "alert state"); }
+template <>
+alert_source parse<alert_source>(std::string_view t) { return value_of(alert_source_names, t, "alert source"); }
 
 }  // namespace abtest::db

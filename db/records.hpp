@@ -24,6 +24,10 @@ enum class arm_role { baseline, candidate };
 enum class sample_status { ok, failed, timeout, crashed, no_metrics, bad_output };
 enum class verdict_kind { slower, faster, same, inconclusive, invalid };
 enum class changepoint_state { new_ /* "new" is a keyword */, acknowledged, fixed, false_positive };
+/// An alert's triage state (issue #26): open while new, acknowledged or expected.
+enum class alert_state { new_, acknowledged, expected, invalid, fixed };
+/// What opened an alert: a confirmed `abtest pr` regression or a confirmed nightly change point.
+enum class alert_source { pr, nightly };
 
 /// The text stored in the database (and printed in --json output): "ok", "noise-floor",
 /// "bad_output", "inconclusive", "new", ...
@@ -34,6 +38,8 @@ std::string_view to_string(arm_role v);
 std::string_view to_string(sample_status v);
 std::string_view to_string(verdict_kind v);
 std::string_view to_string(changepoint_state v);
+std::string_view to_string(alert_state v);
+std::string_view to_string(alert_source v);
 
 /// The inverse of to_string; throws std::invalid_argument naming the accepted spellings.
 template <class E>
@@ -228,5 +234,54 @@ struct series_point {
   double min = 0;
   double max = 0;
 };
+
+/// One confirmed regression of one metric, as `pr` or the nightly history reports it to the store
+/// (results_store::record_sightings groups them into alerts).
+struct alert_sighting {
+  alert_source source = alert_source::nightly;
+  std::string subject;    ///< pr: the branch of the head; nightly: the variant key
+  std::string benchmark;  ///< the manifest's benchmark, the metric's prefix
+  std::string metric;     ///< "<bench>.<metric>"
+  std::string change;     ///< pr: "<base sha>..<head sha>"; nightly: the experiment of the night at the change
+  double ratio = 1.0;     ///< after / before
+  std::optional<double> ci_low, ci_high;
+  std::optional<double> before_median, after_median;  ///< the levels on either side, for recovery
+  std::optional<std::string> experiment_id;           ///< the experiment that confirmed it
+  time_point seen_at{};                               ///< left at the epoch, the store stamps the time of writing
+};
+
+/// A metric of an alert: its figures when the alert opened, and how often it was seen since.
+struct alert_metric_record {
+  std::string metric;
+  double ratio = 1.0;
+  std::optional<double> ci_low, ci_high;
+  std::optional<double> before_median, after_median;
+  int sightings = 0;
+};
+
+/// A state change: opening (from nullopt) or triage, with its note and time.
+struct alert_event_record {
+  time_point at{};
+  std::optional<alert_state> from;
+  alert_state to = alert_state::new_;
+  std::string note;
+};
+
+struct alert_record {
+  std::int64_t id = 0;  ///< assigned by the store
+  std::string uuid;
+  alert_source source = alert_source::nightly;
+  std::string subject;
+  std::string benchmark;
+  std::string change;
+  alert_state state = alert_state::new_;
+  time_point opened_at{};
+  time_point updated_at{};
+  std::vector<alert_metric_record> metrics;  ///< the sibling metrics of the change, by name
+  std::vector<alert_event_record> events;    ///< oldest first
+};
+
+/// True for new, acknowledged and expected: the regression is (believed to be) still there.
+bool is_open(alert_state state);
 
 }  // namespace abtest::db

@@ -114,6 +114,22 @@ class results_store {
   std::vector<changepoint_record> list_changepoints(const std::optional<std::string>& variant = std::nullopt,
                                                     const std::optional<std::string>& metric = std::nullopt);
   /// Inserts or updates the reference value of (label, params, metric); returns its id.
+  // --- alerts (issue #26; results_store_alerts.cpp) ---
+  /// The regressions one experiment confirmed, in one transaction. Sightings of one (source,
+  /// subject, benchmark, change) are one change: they join the alert of that change if there is
+  /// one (a metric it lacks joins as a sibling), else the open alert of the same (source, subject,
+  /// benchmark) that already holds one of their metrics — a second sighting of the same
+  /// regression, e.g. a PR pushed again —, else they open one new alert together.
+  /// Returns the alert of each sighting, in input order.
+  std::vector<std::int64_t> record_sightings(std::span<const alert_sighting> sightings);
+  /// Moves an alert to `state` with a note (required), recording the event; throws db::error for
+  /// an unknown id, the state it already has, or an empty note.
+  void set_alert_state(std::int64_t id, alert_state state, const std::string& note);
+  /// Alerts with their metrics and events, newest first; `state` filters, `open_only` keeps new,
+  /// acknowledged and expected ones.
+  std::vector<alert_record> list_alerts(std::optional<alert_state> state = std::nullopt, bool open_only = false);
+  std::optional<alert_record> find_alert(std::int64_t id);
+
   std::int64_t upsert_reference(const reference_record& reference);
   std::vector<reference_record> list_references();
 

@@ -1,6 +1,8 @@
 // `abtest history`: per (variant, metric) series of nights from the store (a night: an experiment,
 // or the shards of one group), change points (stored with their triage state, confirmed by an A/B
 // with --confirm), a CUSUM alarm for the latest night; `history triage` sets a change point's state.
+// A change point the A/B confirms slower opens an alert (or attaches to the open one of the same
+// change); an alert whose metrics are back at their old level closes as fixed (issue #26).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -9,6 +11,7 @@
 #include <map>
 
 #include "db/time_text.hpp"
+#include "harness/alerts/sightings.hpp"
 #include "harness/changepoint/canary.hpp"
 #include "harness/changepoint/detect.hpp"
 #include "harness/commands/command.hpp"
@@ -113,6 +116,16 @@ std::vector<night_point> nights_of(db::results_store& store, night_index& nights
   return out;
 }
 
+// The alert of a nightly change (variant, night at the change point) holding `metric`, if any.
+std::optional<db::alert_record> alert_of(const std::vector<db::alert_record>& alerts, const std::string& variant,
+                                         const std::string& metric, const std::string& night) {
+  for (const auto& a : alerts)
+    if (a.source == db::alert_source::nightly && a.subject == variant && a.change == night)
+      for (const auto& m : a.metrics)
+        if (m.metric == metric) return a;
+  return std::nullopt;
+}
+
 int history(const history_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, nullptr));
   const auto kind = kind_of(f.kind);
@@ -133,11 +146,13 @@ int history(const history_flags& f, const global_options& g) {
   night_index index(store);
   nlohmann::json out = nlohmann::json::array();
   bool regression = false;
+  std::map<std::string, std::map<std::string, std::vector<alerts::night_median>>> levels;  // variant → metric → nights
   for (const auto& [variant, metric] : keys) {
     bool normalized = false;
     const auto used = nights_of(store, index, variant, metric, kind, f.canary, normalized);
     std::vector<double> x;
     for (const auto& p : used) x.push_back(p.value);
+    for (const auto& p : used) levels[variant][metric].push_back({p.experiment, p.median});
     const auto a = changepoint::analyze_series(x, options);
     // A rate (`*_per_s`) regresses when it falls: its upward shifts are improvements.
     const bool higher_is_better = metric_direction(metric) == stats::better::higher;
@@ -165,6 +180,17 @@ int history(const history_flags& f, const global_options& g) {
         // An A/B that ran and did not find the change slower clears it; one that could not run leaves
         // the statistics of the history to decide.
         if (!c.verdict.empty() && c.verdict != "slower") counts = false;
+        if (c.verdict == "slower" && c.ratio) {
+          const alerts::nightly_change change{variant, metric, at.experiment, c.experiment, *c.ratio, c.ci_low, c.ci_high,
+                                              used[cp.index - 1].median, at.median};
+          j["confirm"]["alert"] = store.record_sightings(std::vector{alerts::nightly_sighting(change)}).front();
+        }
+      }
+      // A change whose alert was triaged (acknowledged, expected, invalid) or closed as fixed no
+      // longer fails the night: someone has looked at it, or it is gone.
+      if (const auto a = alert_of(store.list_alerts(), variant, metric, at.experiment)) {
+        j["alert"] = {{"id", a->id}, {"state", db::to_string(a->state)}};
+        if (a->state != db::alert_state::new_) counts = false;
       }
       regression |= counts;
       cps.push_back(j);
@@ -201,10 +227,22 @@ int history(const history_flags& f, const global_options& g) {
                        c["experiment"].get<std::string>().empty() ? " (" + c["note"].get<std::string>() + ")"
                                                                   : " — experiment " + c["experiment"].get<std::string>());
         }
+        if (j.contains("alert"))
+          fmt::print("    alert #{} [{}]\n", j["alert"]["id"].get<std::int64_t>(), j["alert"]["state"].get<std::string>());
       }
     }
   }
-  if (g.json) std::cout << nlohmann::json({{"method", f.method}, {"series", out}}).dump(2) << "\n";
+  nlohmann::json fixed = nlohmann::json::array();
+  for (const auto& [variant, series] : levels)
+    for (const auto id : alerts::close_recovered(store, variant, series)) {
+      fixed.push_back(id);
+      if (!g.json && !g.quiet) fmt::print("alert #{} ({}) is fixed: {}\n", id, variant, store.find_alert(id)->events.back().note);
+    }
+  if (!g.json && !g.quiet) {
+    const auto open = store.list_alerts(std::nullopt, /*open_only=*/true);
+    if (!open.empty()) fmt::print("{} open alert{} — `abtest alerts` lists them\n", open.size(), open.size() == 1 ? "" : "s");
+  }
+  if (g.json) std::cout << nlohmann::json({{"method", f.method}, {"series", out}, {"alerts_fixed", fixed}}).dump(2) << "\n";
   return f.fail_on_regression && regression ? static_cast<int>(exit_code::regression) : 0;
 }
 

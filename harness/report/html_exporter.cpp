@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "harness/report/alerts.hpp"
 #include "harness/report/gnuplot.hpp"
 #include "harness/report/mechanisms.hpp"
 #include "harness/report/plots.hpp"
@@ -104,6 +105,10 @@ std::string html_exporter::render(const report_data& r) const {
       rows.push_back({std::to_string(c.id), c.variant, c.metric, c.at, c.experiment, format_change(1 + c.magnitude),
                       format_number(c.p_value), c.state});
     s += "<h2>Change points</h2>\n" + table({"#", "variant", "metric", "since", "experiment", "change", "p", "state"}, rows);
+  }
+  if (!r.alerts.empty()) {
+    const text_table t = alerts_table(r.alerts);
+    s += "<h2>Open alerts</h2>\n" + table(t.head, t.rows);
   }
   std::set<std::string> metrics;
   for (const auto& t : r.trends) metrics.insert(t.metric);

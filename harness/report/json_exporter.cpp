@@ -1,6 +1,7 @@
 // JSON report (see json_exporter.hpp).
 #include "harness/report/json_exporter.hpp"
 
+#include "harness/report/alerts.hpp"
 #include "harness/report/verdict_json.hpp"
 
 namespace abtest::report {
@@ -46,6 +47,8 @@ nlohmann::json json_exporter::to_json(const report_data& r) {
   for (const auto& c : r.changepoints)
     j["changepoints"].push_back({{"id", c.id}, {"variant", c.variant}, {"metric", c.metric}, {"experiment", c.experiment},
                                  {"at", c.at}, {"magnitude", c.magnitude}, {"p_value", opt(c.p_value)}, {"state", c.state}});
+  j["alerts"] = nlohmann::json::array();
+  for (const auto& a : r.alerts) j["alerts"].push_back(alert_json(a));
   j["trends"] = nlohmann::json::array();
   for (const auto& t : r.trends) {
     nlohmann::json pts = nlohmann::json::array();

@@ -1,6 +1,7 @@
 // Markdown report (see markdown_exporter.hpp): GitHub-flavoured tables, verdicts in capitals.
 #include "harness/report/markdown_exporter.hpp"
 
+#include "harness/report/alerts.hpp"
 #include "harness/report/mechanisms.hpp"
 
 #include <fmt/format.h>
@@ -102,6 +103,7 @@ std::string markdown_exporter::render(const report_data& r) const {
                          format_change(1 + c.magnitude), format_number(c.p_value), c.state);
     out += "\n";
   }
+  if (!r.alerts.empty()) out += "## Open alerts\n\n" + table(alerts_table(r.alerts)) + "\n`abtest alerts` lists them; `abtest alerts ack|expect|invalid ID --note TEXT` triages one.\n\n";
   if (!r.trends.empty()) {
     out += "## Nightly series\n\n| variant | metric | nights | first | latest |\n|---|---|---:|---:|---:|\n";
     for (const auto& t : r.trends)

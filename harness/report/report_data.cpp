@@ -137,6 +137,7 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
       r.changepoints.push_back({c.id, c.variant, c.metric, c.at_experiment.value_or(""), db::format_utc(c.at_time),
                                 std::string(db::to_string(c.state)), c.magnitude, c.p_value});
   sort_for_reading(r.changepoints);
+  r.alerts = store.list_alerts(std::nullopt, /*open_only=*/true);
   return r;
 }
 

@@ -62,6 +62,8 @@ struct report_data {
   // Open (state new) changes for the worse first, then by |magnitude|.
   std::vector<changepoint_row> changepoints;
   std::vector<trend> trends;
+  // The open alerts (new, acknowledged, expected) of the store, newest first (issue #26).
+  std::vector<db::alert_record> alerts;
   // An experiment with counts (`run --counts`): a block per SLOWER / FASTER timing of an arm with
   // counts (mechanisms.hpp), in arm then benchmark order.
   std::optional<std::vector<mechanism_entry>> mechanisms;

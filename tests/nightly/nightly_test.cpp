@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -24,12 +25,13 @@ std::string read(const fs::path& p) {
   return s.str();
 }
 
-// One night's scenario: its own noise seed, A1's effect planted from `step_from` on, and the
-// machine (every build alike: base is what the simulator scales) 10% slower from `drift_from` on.
+// One night's scenario: its own noise seed, A1's effect planted from `step_from` on (until
+// `step_until`, excluded), and the machine (every build alike: base is what the simulator scales)
+// 10% slower from `drift_from` on.
 fs::path scenario(const fs::path& dir, int night, int step_from, int drift_from = 99, const std::string& metric = "proof.total_s",
-                  double step = 0.08) {
+                  double step = 0.08, int step_until = 999) {
   const auto path = dir / ("night-" + std::to_string(night) + ".json");
-  const double a1 = night >= step_from ? step : 0.0, base = night >= drift_from ? 11.0 : 10.0;
+  const double a1 = night >= step_from && night < step_until ? step : 0.0, base = night >= drift_from ? 11.0 : 10.0;
   std::ofstream(path) << "{\"toggles\": [{\"id\": \"A1\"}], \"seed\": " << 100 + night
                       << ", \"metrics\": {\"" << metric << "\": {\"base\": " << base
                       << ", \"noise_cv\": 0.01, \"effects\": {\"A1\": " << a1 << "}}}}\n";
@@ -129,6 +131,36 @@ TEST_F(nightly_job, the_canary_keeps_a_change_in_the_code) {
   for (int night = 1; night <= 12; ++night) last = nightly(dir_ / "c", scenario(dir_, night, 7), dir_ / "c" / "out", "--canary frozen");
   EXPECT_EQ(last, 1) << read(dir_ / "c" / "out" / "history.json");
   EXPECT_NE(read(dir_ / "c" / "out" / "report.md").find("| A1 | proof.total_s |"), std::string::npos);
+}
+
+// Issue #26: a confirmed change point opens an alert; once the metric is back, a later night
+// closes it as fixed and the job passes again.
+TEST_F(nightly_job, an_alert_opens_on_a_confirmed_step_and_closes_when_it_is_undone) {
+  const auto alerts = [&](const std::string& extra) {
+    const std::string q = ABTEST_BINARY " --db " + (dir_ / "results.db").string() + " --json alerts " + extra + " 2>&1";
+    FILE* p = ::popen(q.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    for (std::size_t n; p && (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    if (p) ::pclose(p);
+    return out;
+  };
+  std::vector<int> exits;
+  int opened_on = 0;
+  for (int night = 1; night <= 16; ++night) {
+    exits.push_back(nightly(dir_, scenario(dir_, night, 5, 99, "proof.total_s", 0.08, 10), dir_ / "out", "--seed " + std::to_string(700 + night)));
+    if (!opened_on && alerts("").find("\"state\": \"new\"") != std::string::npos) opened_on = night;
+  }
+  const auto history = read(dir_ / "out" / "history.json");
+  EXPECT_GE(opened_on, 6) << "no alert before the step";
+  EXPECT_LE(opened_on, 9) << "the alert opens while the step lasts (nights 5-9)\n" << history;
+  EXPECT_EQ(exits[static_cast<std::size_t>(opened_on - 1)], 1) << "the night that opens an alert fails";
+  const std::string all = alerts("--all");
+  EXPECT_EQ(alerts("").find("\"id\""), std::string::npos) << "no open alert at the end:\n" << all;
+  EXPECT_NE(all.find("\"state\": \"fixed\""), std::string::npos) << all;
+  EXPECT_NE(all.find("back to the old level"), std::string::npos) << all;
+  EXPECT_NE(all.find("\"subject\": \"A1\""), std::string::npos) << all;
+  EXPECT_EQ(exits.back(), 0) << "a fixed alert no longer fails the night\n" << history;
 }
 
 }  // namespace
