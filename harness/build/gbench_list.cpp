@@ -2,6 +2,7 @@
 #include "harness/build/gbench_list.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <string_view>
 
@@ -12,7 +13,11 @@ benchmark_list parse_benchmark_list(const std::string& list_output) {
   std::istringstream in(list_output);
   for (std::string line; std::getline(in, line);) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (line.empty()) continue;
+    // A benchmark's name has no whitespace and starts like an identifier; a program may print a
+    // banner of its own on stdout too (tarantool/small's small.perftest: a box of '*' and prose).
+    if (line.empty() || !(std::isalpha(static_cast<unsigned char>(line[0])) || line[0] == '_') ||
+        line.find_first_of(" \t") != std::string::npos)
+      continue;
     l.names.push_back(line);
     const std::string family = line.substr(0, line.find('/'));
     auto it = std::find_if(l.families.begin(), l.families.end(), [&](const benchmark_family& f) { return f.name == family; });

@@ -20,7 +20,8 @@ struct benchmark_family {
 };
 
 struct benchmark_list {
-  std::vector<std::string> names;          // one per non-empty line, in order
+  std::vector<std::string> names;          // one per line that reads as a name (no whitespace, starts
+                                           // with a letter or '_'), in order: a banner is not one
   std::vector<benchmark_family> families;  // in order of first appearance
 };
 

@@ -66,15 +66,27 @@ std::string last_lines(const std::string& text, std::size_t n) {
   return text.substr(at == 0 ? 0 : at + 1);
 }
 
+// Whether the build tool of a configured folder can read what CMake generated: Ninja cannot when
+// the project names a target like one of the generator's own ("test": tarantool/small's
+// `multiple rules generate test`).
+bool build_tool_loads(const fs::path& dir) {
+  exec::process_options o;
+  o.hardware_counters = false;
+  o.timeout_s = 120;
+  o.argv = {"cmake", "--build", dir.string(), "--", "-n"};
+  const auto r = exec::run_process(o);
+  return r.started && r.exit_code == 0;
+}
+
 // `cmake -S source -B dir` with the codemodel requested and `defines` (-DNAME=VALUE) added. A
 // failure is a user_error that says what to install when the output names a missing package.
-void configure(const fs::path& source, const fs::path& dir, const std::vector<std::string>& defines) {
+void configure(const fs::path& source, const fs::path& dir, const std::vector<std::string>& defines, const std::string& generator) {
   request_codemodel(dir);
   exec::process_options o;
   o.hardware_counters = false;
   o.timeout_s = 600;
   o.argv = {"cmake", "-S", source.string(), "-B", dir.string(), "-DCMAKE_BUILD_TYPE=Release"};
-  if (!fs::exists(dir / "CMakeCache.txt")) o.argv.insert(o.argv.end(), {"-G", "Ninja"});
+  if (!fs::exists(dir / "CMakeCache.txt")) o.argv.insert(o.argv.end(), {"-G", generator});
   o.argv.insert(o.argv.end(), defines.begin(), defines.end());
   const auto r = exec::run_process(o);
   if (r.started && r.exit_code == 0) return;
@@ -176,34 +188,49 @@ void probe_cmake(const fs::path& source, const fs::path& probe_dir, const std::f
   };
   std::map<std::string, cmake_cache_entry> cache;
   if (!dir.empty()) cache = read_cmake_cache(dir / "CMakeCache.txt");
+  std::vector<std::string> cmake_args, switched_on;
+  std::string generator = cache.count("CMAKE_GENERATOR") ? cache.at("CMAKE_GENERATOR").value : "Ninja";
   if (dir.empty() || !benchmark_switches_off(cache).empty()) {
-    say(fmt::format("init: configuring {} into {} to read its options and targets", source.string(), probe_dir.string()));
-    // Afresh: a cache an earlier init left there holds the benchmark switches it turned ON, and
-    // the defaults are what this configure must read.
-    std::error_code ec;
-    fs::remove_all(probe_dir, ec);
-    configure(source, probe_dir, {});
+    // Into init's own folder, afresh: a cache an earlier init left there holds the benchmark
+    // switches it turned ON, and the defaults are what the first configure must read. Benchmarks
+    // hidden behind a switch that is OFF by default: configure again with it ON, and keep it ON
+    // for every variant.
+    const auto configure_probe = [&] {
+      say(fmt::format("init: configuring {} into {} to read its options and targets", source.string(), probe_dir.string()));
+      std::error_code ec;
+      fs::remove_all(probe_dir, ec);
+      configure(source, probe_dir, {}, generator);
+      cache = read_cmake_cache(probe_dir / "CMakeCache.txt");
+      switched_on = benchmark_switches_off(cache);
+      cmake_args.clear();
+      for (const auto& name : switched_on) cmake_args.push_back(fmt::format("-D{}=ON", name));
+      if (!cmake_args.empty()) {
+        say(fmt::format("init: configuring again with {} (the benchmarks are built only then)", fmt::join(cmake_args, " ")));
+        configure(source, probe_dir, cmake_args, generator);
+        cache = read_cmake_cache(probe_dir / "CMakeCache.txt");
+      }
+    };
+    generator = "Ninja";
+    configure_probe();
+    if (!build_tool_loads(probe_dir)) {
+      say("init: Ninja cannot read what this project generates (see `cmake --build` in the probe folder): configuring with "
+          "Unix Makefiles instead");
+      generator = "Unix Makefiles";
+      configure_probe();
+      d.guessed.push_back("build.generator \"Unix Makefiles\": Ninja cannot build this project (a target of the project has the "
+                          "name of one of Ninja's own, e.g. \"test\")");
+    }
     dir = probe_dir;
-    cache = read_cmake_cache(dir / "CMakeCache.txt");
     d.guessed.push_back(fmt::format("configured the project into {} to read its options and targets", dir.string()));
+    if (!cmake_args.empty())
+      d.guessed.push_back(fmt::format("{} in build.cmake_args: the benchmark programs are built only with {}", fmt::join(cmake_args, " "),
+                                      switched_on.size() == 1 ? "it" : "them"));
   } else {
     d.guessed.push_back(fmt::format("read the options and targets of the configured build folder {}", dir.string()));
   }
-  // Benchmarks hidden behind a switch that is OFF by default: configure again with it ON, and
-  // keep it ON for every variant.
-  std::vector<std::string> cmake_args;
-  const auto switched_on = benchmark_switches_off(cache);
-  for (const auto& name : switched_on) cmake_args.push_back(fmt::format("-D{}=ON", name));
-  if (!cmake_args.empty()) {
-    say(fmt::format("init: configuring again with {} (the benchmarks are built only then)", fmt::join(cmake_args, " ")));
-    configure(source, dir, cmake_args);
-    cache = read_cmake_cache(dir / "CMakeCache.txt");
-    d.guessed.push_back(fmt::format("{} in build.cmake_args: the benchmark programs are built only with {}", fmt::join(cmake_args, " "),
-                                    switched_on.size() == 1 ? "it" : "them"));
-  }
   const std::string project = cache.count("CMAKE_PROJECT_NAME") ? cache.at("CMAKE_PROJECT_NAME").value : source.filename().string();
   d.manifest["project"] = project;
-  d.manifest["build"] = {{"system", "cmake"}, {"generator", "Ninja"}, {"build_type", "Release"}};
+  d.manifest["build"] = {{"system", "cmake"}, {"generator", generator}, {"build_type", "Release"}};
 
   // Options: the project's own BOOL entries and STRING entries with a STRINGS list (not CMake's,
   // not advanced). Benchmark switches and build settings are left out and listed. The baseline is

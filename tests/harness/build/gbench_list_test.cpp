@@ -20,6 +20,15 @@ TEST(gbench_list, names_and_families_in_order) {
   EXPECT_TRUE(parse_benchmark_list("").names.empty());
 }
 
+TEST(gbench_list, a_banner_the_program_prints_is_not_a_benchmark) {
+  // tarantool/small's small.perftest prints a box of prose before its list.
+  const auto l = parse_benchmark_list("********************\n* This benchmark checks performance *\n"
+                                      "small_workload_benchmark/0\nsmall_workload_benchmark/1\n  indented line\n");
+  EXPECT_EQ(l.names, (std::vector<std::string>{"small_workload_benchmark/0", "small_workload_benchmark/1"}));
+  ASSERT_EQ(l.families.size(), 1u);
+  EXPECT_EQ(l.families[0].count, 2u);
+}
+
 TEST(gbench_list, a_family_filter_selects_exactly_that_family) {
   const std::regex f(family_filter("adler32"));
   EXPECT_TRUE(std::regex_search("adler32/c/1", f));
