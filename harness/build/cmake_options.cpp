@@ -1,6 +1,8 @@
 // Option roles by the words of their names, and the package a failed configure asks for.
 #include "harness/build/cmake_options.hpp"
 
+#include "harness/build/toggle_ids.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,16 +16,6 @@
 namespace abtest {
 namespace {
 
-std::vector<std::string> upper_words(const std::string& name) {
-  std::vector<std::string> words{""};
-  for (char c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c))) words.back() += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    else if (!words.back().empty()) words.emplace_back();
-  }
-  if (words.back().empty()) words.pop_back();
-  return words;
-}
-
 template <std::size_t N>
 bool any_of_words(const std::vector<std::string>& words, const std::array<std::string_view, N>& set) {
   return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return std::find(set.begin(), set.end(), w) != set.end(); });
@@ -33,18 +25,22 @@ bool any_of_words(const std::vector<std::string>& words, const std::array<std::s
 // not known.
 std::string debian_package(std::string name) {
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 22> known{{
-      {"gtest", "libgtest-dev"},        {"googletest", "libgtest-dev"},   {"gmock", "libgmock-dev"},
-      {"benchmark", "libbenchmark-dev"}, {"png", "libpng-dev"},          {"libpng", "libpng-dev"},
-      {"zlib", "zlib1g-dev"},           {"openssl", "libssl-dev"},       {"boost", "libboost-dev"},
-      {"fmt", "libfmt-dev"},            {"spdlog", "libspdlog-dev"},     {"nlohmann_json", "nlohmann-json3-dev"},
-      {"sqlite3", "libsqlite3-dev"},    {"bzip2", "libbz2-dev"},         {"lz4", "liblz4-dev"},
-      {"zstd", "libzstd-dev"},          {"liblzma", "liblzma-dev"},      {"tbb", "libtbb-dev"},
-      {"openmp", "libomp-dev"},         {"cli11", "libcli11-dev"},       {"catch2", "catch2"},
-      {"eigen3", "libeigen3-dev"},
+  // Each Debian package with the names CMake packages and repositories give it.
+  struct package_names {
+    std::string_view package;
+    std::array<std::string_view, 2> names;
+  };
+  static constexpr std::array<package_names, 19> known{{
+      {"libgtest-dev", {"gtest", "googletest"}}, {"libgmock-dev", {"gmock"}},      {"libbenchmark-dev", {"benchmark"}},
+      {"libpng-dev", {"png", "libpng"}},         {"zlib1g-dev", {"zlib"}},         {"libssl-dev", {"openssl"}},
+      {"libboost-dev", {"boost"}},               {"libfmt-dev", {"fmt"}},          {"libspdlog-dev", {"spdlog"}},
+      {"nlohmann-json3-dev", {"nlohmann_json"}}, {"libsqlite3-dev", {"sqlite3"}},  {"libbz2-dev", {"bzip2"}},
+      {"liblz4-dev", {"lz4"}},                   {"libzstd-dev", {"zstd"}},        {"liblzma-dev", {"liblzma"}},
+      {"libtbb-dev", {"tbb"}},                   {"libomp-dev", {"openmp"}},       {"libcli11-dev", {"cli11"}},
+      {"libeigen3-dev", {"eigen3"}},
   }};
-  for (const auto& [n, package] : known)
-    if (name == n) return std::string(package);
+  for (const auto& k : known)
+    if (std::find(k.names.begin(), k.names.end(), name) != k.names.end()) return std::string(k.package);
   return {};
 }
 
@@ -59,7 +55,7 @@ std::string install_sentence(const std::string& what, const std::string& name) {
 }  // namespace
 
 option_role option_role_of(const std::string& name) {
-  const auto words = upper_words(name);
+  const auto words = name_words(name);
   // A test or tool switch that names benchmarks too (google/benchmark's own BENCHMARK_ENABLE_TESTING)
   // is a build setting: those words come first. BUILD alone does not outweigh a benchmark word
   // (BUILD_BENCHMARKS).

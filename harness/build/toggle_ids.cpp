@@ -35,9 +35,7 @@ std::string_view short_form(const std::string& w) {
       {"MEMORY", "MEM"},             {"VECTORIZATION", "VEC"},      {"INTRINSICS", "INTRIN"},
       {"DISTANCE", "DIST"},          {"PARALLEL", "PAR"},           {"EXPERIMENTAL", "EXP"},
   }};
-  for (const auto& [word, form] : forms)
-    if (w == word) return form;
-  return {};
+  return look_up(forms, w);
 }
 
 std::string joined(const std::vector<std::string>& words) { return fmt::format("{}", fmt::join(words, "_")); }
@@ -71,12 +69,7 @@ std::string fit_words(std::vector<std::string> words, std::size_t width, bool dr
 
 std::string toggle_id_for(const std::string& name, const std::string& prefix, std::vector<std::string>& taken) {
   const std::string base = !prefix.empty() && name.rfind(prefix, 0) == 0 && name.size() > prefix.size() ? name.substr(prefix.size()) : name;
-  std::vector<std::string> words{""};  // upper-case runs of letters and digits
-  for (char c : base) {
-    if (std::isalnum(static_cast<unsigned char>(c))) words.back() += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    else if (!words.back().empty()) words.emplace_back();
-  }
-  if (words.back().empty()) words.pop_back();
+  std::vector<std::string> words = name_words(base);
   if (words.empty()) words.push_back("T");
   if (!std::isupper(static_cast<unsigned char>(words.front()[0]))) words.front() = "T" + words.front();  // not insert(0, …): GCC 12 warns -Wrestrict there
   const auto is_taken = [&](const std::string& id) { return std::find(taken.begin(), taken.end(), id) != taken.end(); };
@@ -89,6 +82,16 @@ std::string toggle_id_for(const std::string& name, const std::string& prefix, st
   }
   taken.push_back(id);
   return id;
+}
+
+std::vector<std::string> name_words(const std::string& name) {
+  std::vector<std::string> words{""};
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) words.back() += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    else if (!words.back().empty()) words.emplace_back();
+  }
+  if (words.back().empty()) words.pop_back();
+  return words;
 }
 
 std::string common_prefix(const std::vector<std::string>& names) {

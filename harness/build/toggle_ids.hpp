@@ -4,7 +4,10 @@
 //   toggle_id_for("WITH_RUNTIME_CPU_DETECTION", "", taken);  // "RUNTIME_DETECT"
 #pragma once
 
+#include <array>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace abtest {
@@ -18,6 +21,18 @@ namespace abtest {
 // VERY_FAST_PATH. Unique among `taken`, which it extends (FOO_SUPPORT beside FOO keeps SUPPORT;
 // then FOO_2). Only a single word longer than 16 letters is cut.
 std::string toggle_id_for(const std::string& name, const std::string& prefix, std::vector<std::string>& taken);
+
+// The words of an option or feature name: its upper-cased runs of letters and digits
+// ("with_avx2-fast" → WITH, AVX2, FAST). What toggle ids and option roles are read from.
+std::vector<std::string> name_words(const std::string& name);
+
+// A word's entry in a table of (word, value) pairs; empty when it has none.
+template <std::size_t N>
+std::string_view look_up(const std::array<std::pair<std::string_view, std::string_view>, N>& table, std::string_view word) {
+  for (const auto& [key, value] : table)
+    if (key == word) return value;
+  return {};
+}
 
 // The prefix up to the first '_' that every name shares ("LIBZ_"), when there are two names or
 // more; empty otherwise.
