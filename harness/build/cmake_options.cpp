@@ -59,12 +59,12 @@ option_role option_role_of(const std::string& name) {
   // A test or tool switch that names benchmarks too (google/benchmark's own BENCHMARK_ENABLE_TESTING)
   // is a build setting: those words come first. BUILD alone does not outweigh a benchmark word
   // (BUILD_BENCHMARKS).
-  static constexpr std::array<std::string_view, 37> settings{
+  static constexpr std::array<std::string_view, 39> settings{
       "TEST",     "TESTS",     "TESTING",   "GTEST",     "GOOGLETEST", "GMOCK",    "FUZZ",     "FUZZER",   "FUZZERS",
       "FUZZING",  "SANITIZER", "SANITIZERS", "SANITIZE",  "ASAN",       "UBSAN",    "TSAN",     "MSAN",     "WARNINGS",
       "WERROR",   "COVERAGE",  "INSTALL",   "DOC",       "DOCS",       "EXAMPLE",  "EXAMPLES", "FETCH",    "DOWNLOAD",
       "PACKAGE",  "PACKAGING", "CCACHE",    "LINT",      "FORMAT",     "VERBOSE",  "TIDY",     "VALGRIND", "GCOV",
-      "SYSTEM"};
+      "SYSTEM",   "PCH",       "UNITY"};
   if (any_of_words(words, settings)) return option_role::build_setting;
   static constexpr std::array<std::string_view, 5> bench{"BENCHMARK", "BENCHMARKS", "BENCH", "BENCHES", "BENCHMARKING"};
   if (any_of_words(words, bench)) return option_role::benchmarks;

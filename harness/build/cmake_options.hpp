@@ -15,7 +15,8 @@ enum class option_role {
   toggle,         // may change how fast the code runs: a candidate toggle
   benchmarks,     // builds the benchmark programs (*BENCHMARK*, *_BENCH*): ON for the probe and the variants
   build_setting,  // chooses what else is built or how strictly: tests, fuzzers, GoogleTest,
-                  // sanitizers, warnings, coverage, install, docs, examples — left out
+                  // sanitizers, warnings, coverage, install, docs, examples, how fast it compiles
+                  // (precompiled headers, unity builds) — left out
 };
 
 // By the option's words (split at '_'), case-insensitive, test and tool words first: WITH_BENCHMARKS and WITH_BENCHMARK_APPS

@@ -12,7 +12,7 @@ TEST(cmake_options, zlib_ng_options_by_role) {
     EXPECT_EQ(option_role_of(name), option_role::benchmarks) << name;
   for (const char* name : {"WITH_GTEST", "WITH_FUZZERS", "WITH_SANITIZER", "WITH_MAINTAINER_WARNINGS", "WITH_CODE_COVERAGE",
                            "ZLIB_ENABLE_TESTS", "ZLIBNG_ENABLE_TESTS", "INSTALL_UTILS", "BUILD_SHARED_LIBS", "BENCHMARK_ENABLE_TESTING",
-                           "FOO_BUILD_DOCS", "FOO_EXAMPLES", "USE_SYSTEM_ZLIB"})
+                           "FOO_BUILD_DOCS", "FOO_EXAMPLES", "USE_SYSTEM_ZLIB", "ABTEST_HARNESS_PCH", "FOO_UNITY_BUILD"})
     EXPECT_EQ(option_role_of(name), option_role::build_setting) << name;
   for (const char* name : {"WITH_RUNTIME_CPU_DETECTION", "WITH_NATIVE_INSTRUCTIONS", "WITH_AVX2", "WITH_OPTIM", "ZLIB_COMPAT",
                            "WITH_INFLATE_STRICT", "LATEST", "CONTEST_MODE"})  // LATEST, CONTEST: TEST only as a word
