@@ -1,16 +1,22 @@
-// Probing a project for `abtest init`: CMake options and Google Benchmark programs from the cache
-// and the file API, Cargo features and binaries from Cargo.toml, a Makefile as a command build.
+// Probing a project for `abtest init`: CMake options with benchmark switches turned ON and the Google
+// Benchmark programs built and asked; Cargo features and binaries; a Makefile as a command build.
 #include "harness/build/project_probe.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
+#include <functional>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "harness/build/cmake_file_api.hpp"
+#include "harness/build/cmake_options.hpp"
+#include "harness/build/gbench_list.hpp"
+#include "harness/build/toggle_ids.hpp"
 #include "harness/build/file_text.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/exec/process.hpp"
@@ -19,14 +25,6 @@ namespace abtest {
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 namespace {
-
-// Options that choose what is built or how strictly, not how fast it runs.
-bool looks_like_build_setting(const std::string& name) {
-  static const std::regex re("(^|_)(BUILD|TEST|TESTS|TESTING|WERROR|DOC|DOCS|EXAMPLES?|INSTALL|SANITIZE|COVERAGE|FETCH|USE_SYSTEM|"
-                             "ENABLE_TESTING|DOWNLOAD|PACKAGE|CCACHE|LINT|FORMAT|VERBOSE)(_|$)",
-                             std::regex::icase);
-  return std::regex_search(name, re);
-}
 
 // A help string as a title: a help written over several lines (libdeflate's are) on one, each run
 // of whitespace one space.
@@ -40,50 +38,6 @@ std::string one_line(const std::string& text) {
   return out;
 }
 
-// Words that say little in an id, left out when the id would be too long: LIBDEFLATE_GZIP_SUPPORT
-// is GZIP once the prefix is gone.
-bool filler_word(const std::string& w) {
-  return w == "SUPPORT" || w == "ENABLE" || w == "ENABLED" || w == "USE" || w == "WITH" || w == "HAVE" || w == "OPTION";
-}
-
-// The words joined by '_' in at most `width` characters, as readable as it fits: filler words left
-// out; the longest word (the first of equals) cut a letter at a time down to 4; words after the
-// first left out, the last kept (it often tells two options apart); words cut down to 3; and only
-// then the end cut off. COMPRESSION_SUPPORT → COMPRESSION, SIMD_ACCELERATED_DECOMPRESSION →
-// SIMD_ACCEL_DECOM, VERY_LONG_NAME_FOR_FAST_PATH → VERY_FAST_PATH.
-std::string fit_words(std::vector<std::string> words, std::size_t width, bool drop_fillers = true) {
-  const auto joined = [&] { return fmt::format("{}", fmt::join(words, "_")); };
-  if (joined().size() <= width) return joined();
-  std::vector<std::string> kept;
-  for (const auto& w : words)
-    if (!filler_word(w)) kept.push_back(w);
-  if (drop_fillers && !kept.empty()) words = kept;
-  const auto shorten_to = [&](std::size_t shortest) {
-    while (joined().size() > width) {
-      auto longest = words.end();
-      for (auto it = words.begin(); it != words.end(); ++it)
-        if (it->size() > shortest && (longest == words.end() || it->size() > longest->size())) longest = it;
-      if (longest == words.end()) return;
-      longest->pop_back();
-    }
-  };
-  shorten_to(4);
-  while (joined().size() > width && words.size() > 2) words.erase(words.begin() + 1);
-  shorten_to(3);
-  std::string id = joined().substr(0, width);
-  while (!id.empty() && id.back() == '_') id.pop_back();
-  return id;
-}
-
-std::string common_prefix(const std::vector<std::string>& names) {
-  if (names.size() < 2) return {};
-  std::string p = names.front().substr(0, names.front().find('_') + 1);
-  if (p.empty() || p.back() != '_') return {};
-  for (const auto& n : names)
-    if (n.rfind(p, 0) != 0) return {};
-  return p;
-}
-
 fs::path existing_cmake_build(const fs::path& source) {
   for (const char* d : {"build", "out", "build/release", "build/Release"})
     if (fs::exists(source / d / "CMakeCache.txt")) return source / d;
@@ -94,42 +48,205 @@ fs::path existing_cmake_build(const fs::path& source) {
   return {};
 }
 
-void probe_cmake(const fs::path& source, const fs::path& probe_dir, project_draft& d) {
-  // A configured folder of the user's is read only when it already has a codemodel: init does not
-  // re-configure folders it does not own.
+bool is_on(const std::string& value) {
+  std::string v = value;
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return v == "ON" || v == "1" || v == "TRUE" || v == "YES" || v == "Y";
+}
+
+std::string output_of(const exec::process_result& r) {
+  return r.out.head + (r.out.truncated ? r.out.tail : "") + "\n" + r.err.head + (r.err.truncated ? r.err.tail : "");
+}
+
+std::string last_lines(const std::string& text, std::size_t n) {
+  std::size_t at = text.size();
+  while (at > 0 && (text[at - 1] == '\n' || text[at - 1] == ' ')) --at;
+  for (std::size_t lines = 0; at > 0 && lines < n; --at)
+    if (text[at - 1] == '\n') ++lines;
+  return text.substr(at == 0 ? 0 : at + 1);
+}
+
+// Whether the build tool of a configured folder can read what CMake generated: Ninja cannot when
+// the project names a target like one of the generator's own ("test": tarantool/small's
+// `multiple rules generate test`).
+bool build_tool_loads(const fs::path& dir) {
+  exec::process_options o;
+  o.hardware_counters = false;
+  o.timeout_s = 120;
+  o.argv = {"cmake", "--build", dir.string(), "--", "-n"};
+  const auto r = exec::run_process(o);
+  return r.started && r.exit_code == 0;
+}
+
+// `cmake -S source -B dir` with the codemodel requested and `defines` (-DNAME=VALUE) added. A
+// failure is a user_error that says what to install when the output names a missing package.
+void configure(const fs::path& source, const fs::path& dir, const std::vector<std::string>& defines, const std::string& generator) {
+  request_codemodel(dir);
+  exec::process_options o;
+  o.hardware_counters = false;
+  o.timeout_s = 600;
+  o.argv = {"cmake", "-S", source.string(), "-B", dir.string(), "-DCMAKE_BUILD_TYPE=Release"};
+  if (!fs::exists(dir / "CMakeCache.txt")) o.argv.insert(o.argv.end(), {"-G", generator});
+  o.argv.insert(o.argv.end(), defines.begin(), defines.end());
+  const auto r = exec::run_process(o);
+  if (r.started && r.exit_code == 0) return;
+  const std::string out = output_of(r);
+  const auto hint = missing_package_hint(out);
+  throw user_error(exit_code::usage,
+                   fmt::format("configuring {} to read its options failed ({}):\n{}\n— {}", source.string(), fmt::join(o.argv, " "),
+                               last_lines(r.started ? out : r.error, 25),
+                               hint ? *hint : "fix the configure (or configure it yourself into build/), then run `abtest init` again"));
+}
+
+// Builds the programs that link Google Benchmark and asks each which benchmarks it registers:
+// one manifest benchmark per program that registers any, filtered to one family when it
+// registers many. Programs that do not build are left out, said, when others do; when none does, all are kept, unasked.
+void add_gbench_programs(const fs::path& dir, const std::vector<cmake_target>& programs, const std::function<void(std::string_view)>& say,
+                         project_draft& d) {
+  json benchmarks = json::array(), targets = json::array();
+  std::vector<std::string> names;
+  for (const auto& t : programs) names.push_back(t.name);
+  say(fmt::format("init: building {} to ask which benchmarks {} ({} --target …; log: {})", fmt::join(names, ", "),
+                  programs.size() == 1 ? "it registers" : "each registers", "cmake --build", (dir / "init-build.log").string()));
+  // All at once; when that fails, one by one: a program that does not build (zlib-ng's
+  // benchmark_zlib_apps does not link against Debian's static libpng) leaves the others usable.
+  std::string log;
+  const auto build = [&](const std::vector<std::string>& targets) {
+    exec::process_options b;
+    b.hardware_counters = false;
+    b.timeout_s = 3600;
+    b.argv = {"cmake", "--build", dir.string(), "--target"};
+    b.argv.insert(b.argv.end(), targets.begin(), targets.end());
+    const auto r = exec::run_process(b);
+    log += fmt::format("$ {}\n{}\n", fmt::join(b.argv, " "), output_of(r));
+    return r.started && r.exit_code == 0;
+  };
+  std::set<std::string> built;
+  if (build(names)) built.insert(names.begin(), names.end());
+  else
+    for (const auto& n : names)
+      if (names.size() > 1 && build({n})) built.insert(n);
+  { std::ofstream(dir / "init-build.log") << log; }
+  const bool asked = !built.empty();
+  const std::string hint = [&] { const auto h = missing_package_hint(log); return h ? " — " + *h : std::string(); }();
+  if (!asked)
+    d.to_do.push_back(fmt::format("building {} failed (see {}), so what they register is not known: check each benchmark's "
+                                  "filter by hand{}",
+                                  fmt::join(names, ", "), (dir / "init-build.log").string(), hint));
+  for (const auto& t : programs) {
+    std::string name;
+    for (char c : t.name) name += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
+    if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0]))) name = "b_" + name;
+    json command = {"{bin}/" + t.name, "--benchmark_format=json"};
+    if (asked && !built.count(t.name)) {
+      d.left_out.push_back(fmt::format("{} (links Google Benchmark but does not build here: see {}{})", t.name,
+                                       (dir / "init-build.log").string(), hint));
+      continue;
+    }
+    if (asked) {
+      exec::process_options o;
+      o.hardware_counters = false;
+      o.timeout_s = 120;
+      o.argv = {t.artifact.string(), "--benchmark_list_tests"};
+      const auto r = exec::run_process(o);
+      const auto list = parse_benchmark_list(r.started && r.exit_code == 0 ? r.out.head : std::string());
+      if (list.names.empty()) {
+        d.left_out.push_back(fmt::format("{} (links Google Benchmark but registers no benchmark: --benchmark_list_tests {})", t.name,
+                                         r.started && r.exit_code == 0 ? "listed none" : "failed"));
+        continue;
+      }
+      std::vector<std::string> families;
+      for (const auto& f : list.families) families.push_back(fmt::format("{} ({})", f.name, f.count));
+      if (list.names.size() > many_benchmarks && list.families.size() > 1) {
+        command.push_back("--benchmark_filter=" + family_filter(list.families.front().name));
+        d.to_do.push_back(fmt::format("{} registers {} benchmarks in {} families: {}. The draft measures only the first family "
+                                      "(--benchmark_filter={}); set the filter to those your toggles change",
+                                      t.name, list.names.size(), list.families.size(), fmt::join(families, ", "),
+                                      family_filter(list.families.front().name)));
+      } else {
+        d.guessed.push_back(fmt::format("{} registers {} benchmark(s): {}", t.name, list.names.size(), fmt::join(families, ", ")));
+      }
+    }
+    benchmarks.push_back({{"name", name.substr(0, 32)}, {"format", "gbench"}, {"command", command}});
+    targets.push_back(t.name);
+  }
+  d.manifest["build"]["targets"] = targets;
+  d.manifest["benchmarks"] = benchmarks;
+}
+
+void probe_cmake(const fs::path& source, const fs::path& probe_dir, const std::function<void(std::string_view)>& say, project_draft& d) {
+  // A configured folder of the user's is read only when it already has a codemodel and its
+  // benchmark switches are ON: init does not re-configure folders it does not own.
   fs::path dir = existing_cmake_build(source);
   if (!dir.empty() && !fs::exists(dir / ".cmake/api/v1/reply")) dir.clear();
-  if (dir.empty()) {
-    dir = probe_dir;
-    request_codemodel(dir);
-    exec::process_options o;
-    o.hardware_counters = false;
-    o.timeout_s = 600;
-    o.argv = {"cmake", "-S", source.string(), "-B", dir.string(), "-DCMAKE_BUILD_TYPE=Release"};
-    if (!fs::exists(dir / "CMakeCache.txt")) {
-      const auto r = exec::run_process(o);
-      if (!r.started || r.exit_code != 0)
-        throw user_error(exit_code::usage, fmt::format("configuring {} to read its options failed:\n{}\n— fix the configure (or configure "
-                                                       "it yourself into build/), then run `abtest init` again",
-                                                       source.string(), r.err.tail.empty() ? r.err.head : r.err.tail));
+  const auto benchmark_switches_off = [](const std::map<std::string, cmake_cache_entry>& cache) {
+    std::vector<std::string> off;
+    for (const auto& [name, e] : cache)
+      if (!e.advanced && e.type == "BOOL" && name.rfind("CMAKE_", 0) != 0 && option_role_of(name) == option_role::benchmarks && !is_on(e.value))
+        off.push_back(name);
+    return off;
+  };
+  std::map<std::string, cmake_cache_entry> cache;
+  if (!dir.empty()) cache = read_cmake_cache(dir / "CMakeCache.txt");
+  std::vector<std::string> cmake_args, switched_on;
+  std::string generator = cache.count("CMAKE_GENERATOR") ? cache.at("CMAKE_GENERATOR").value : "Ninja";
+  if (dir.empty() || !benchmark_switches_off(cache).empty()) {
+    // Into init's own folder, afresh: a cache an earlier init left there holds the benchmark
+    // switches it turned ON, and the defaults are what the first configure must read. Benchmarks
+    // hidden behind a switch that is OFF by default: configure again with it ON, and keep it ON
+    // for every variant.
+    const auto configure_probe = [&] {
+      say(fmt::format("init: configuring {} into {} to read its options and targets", source.string(), probe_dir.string()));
+      std::error_code ec;
+      fs::remove_all(probe_dir, ec);
+      configure(source, probe_dir, {}, generator);
+      cache = read_cmake_cache(probe_dir / "CMakeCache.txt");
+      switched_on = benchmark_switches_off(cache);
+      cmake_args.clear();
+      for (const auto& name : switched_on) cmake_args.push_back(fmt::format("-D{}=ON", name));
+      if (!cmake_args.empty()) {
+        say(fmt::format("init: configuring again with {} (the benchmarks are built only then)", fmt::join(cmake_args, " ")));
+        configure(source, probe_dir, cmake_args, generator);
+        cache = read_cmake_cache(probe_dir / "CMakeCache.txt");
+      }
+    };
+    generator = "Ninja";
+    configure_probe();
+    if (!build_tool_loads(probe_dir)) {
+      say("init: Ninja cannot read what this project generates (see `cmake --build` in the probe folder): configuring with "
+          "Unix Makefiles instead");
+      generator = "Unix Makefiles";
+      configure_probe();
+      d.guessed.push_back("build.generator \"Unix Makefiles\": Ninja cannot build this project (a target of the project has the "
+                          "name of one of Ninja's own, e.g. \"test\")");
     }
+    dir = probe_dir;
     d.guessed.push_back(fmt::format("configured the project into {} to read its options and targets", dir.string()));
+    if (!cmake_args.empty())
+      d.guessed.push_back(fmt::format("{} in build.cmake_args: the benchmark programs are built only with {}", fmt::join(cmake_args, " "),
+                                      switched_on.size() == 1 ? "it" : "them"));
   } else {
     d.guessed.push_back(fmt::format("read the options and targets of the configured build folder {}", dir.string()));
   }
-  const auto cache = read_cmake_cache(dir / "CMakeCache.txt");
   const std::string project = cache.count("CMAKE_PROJECT_NAME") ? cache.at("CMAKE_PROJECT_NAME").value : source.filename().string();
   d.manifest["project"] = project;
-  d.manifest["build"] = {{"system", "cmake"}, {"generator", "Ninja"}, {"build_type", "Release"}};
+  d.manifest["build"] = {{"system", "cmake"}, {"generator", generator}, {"build_type", "Release"}};
 
   // Options: the project's own BOOL entries and STRING entries with a STRINGS list (not CMake's,
-  // not advanced, not build settings). The baseline is the value the cache holds now.
+  // not advanced). Benchmark switches and build settings are left out and listed. The baseline is
+  // the value the cache holds now.
   std::vector<const cmake_cache_entry*> options;
   for (const auto& [name, e] : cache) {
-    if (e.advanced || name.rfind("CMAKE_", 0) == 0 || name.find("_DIR") != std::string::npos) continue;
+    // CMake's own entries and its modules' (FetchContent's FETCHCONTENT_*), not the project's.
+    if (e.advanced || name.rfind("CMAKE_", 0) == 0 || name.rfind("FETCHCONTENT_", 0) == 0 || name.rfind("CPM_", 0) == 0 ||
+        name.find("_DIR") != std::string::npos)
+      continue;
     if (!(e.type == "BOOL" || (e.type == "STRING" && e.strings.size() >= 2))) continue;
-    if (looks_like_build_setting(name)) {
-      d.guessed.push_back(fmt::format("left out {} (it looks like a build setting, not an optimization)", name));
+    if (const auto role = option_role_of(name); role != option_role::toggle) {
+      const bool on = std::find(switched_on.begin(), switched_on.end(), name) != switched_on.end();
+      d.left_out.push_back(fmt::format("{} ({}{})", name, describe(role),
+                                       on ? ": ON in build.cmake_args"
+                                          : role == option_role::benchmarks ? fmt::format(": left {}", e.value) : std::string()));
       continue;
     }
     options.push_back(&e);
@@ -141,8 +258,7 @@ void probe_cmake(const fs::path& source, const fs::path& probe_dir, project_draf
   for (const auto* e : options) {
     json t = {{"id", toggle_id_for(e->name, prefix, taken)}, {"option", e->name}};
     if (e->type == "BOOL") {
-      const bool on = e->value == "ON" || e->value == "1" || e->value == "TRUE" || e->value == "YES";
-      if (on) t["levels"] = {"ON", "OFF"};  // the current value is the baseline
+      if (is_on(e->value)) t["levels"] = {"ON", "OFF"};  // the current value is the baseline
     } else {
       std::vector<std::string> levels{e->value};
       for (const auto& s : e->strings)
@@ -152,29 +268,21 @@ void probe_cmake(const fs::path& source, const fs::path& probe_dir, project_draf
     if (const std::string title = one_line(e->help); !title.empty()) t["title"] = title;
     toggles.push_back(t);
   }
+  if (!cmake_args.empty()) d.manifest["build"]["cmake_args"] = cmake_args;
   d.manifest["toggles"] = toggles;
   d.guessed.push_back(fmt::format("{} toggle(s) from CMake options (their ids are listed above)", options.size()));
 
-  // Benchmarks: executables that link Google Benchmark.
-  json benchmarks = json::array(), targets = json::array();
+  // Benchmarks: executables that link Google Benchmark, asked what they register.
+  std::vector<cmake_target> gbench;
   std::vector<std::string> other;
   for (const auto& t : read_codemodel(dir)) {
     if (t.type != "EXECUTABLE") continue;
-    if (t.link_command.find("benchmark") != std::string::npos) {
-      std::string name;
-      for (char c : t.name) name += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
-      if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0]))) name = "b_" + name;
-      name = name.substr(0, 32);
-      benchmarks.push_back({{"name", name}, {"format", "gbench"}, {"command", {"{bin}/" + t.name, "--benchmark_format=json"}}});
-      targets.push_back(t.name);
-    } else if (t.name.find("bench") != std::string::npos || t.name.find("perf") != std::string::npos) {
-      other.push_back(t.name);
-    }
+    if (t.link_command.find("benchmark") != std::string::npos) gbench.push_back(t);
+    else if (t.name.find("bench") != std::string::npos || t.name.find("perf") != std::string::npos) other.push_back(t.name);
   }
-  d.manifest["build"]["targets"] = targets;
-  d.manifest["benchmarks"] = benchmarks;
-  if (!benchmarks.empty())
-    d.guessed.push_back(fmt::format("{} Google Benchmark program(s): {}", benchmarks.size(), fmt::join(targets, ", ")));
+  d.manifest["build"]["targets"] = json::array();
+  d.manifest["benchmarks"] = json::array();
+  if (!gbench.empty()) add_gbench_programs(dir, gbench, say, d);
   if (!other.empty())
     d.to_do.push_back(fmt::format("not Google Benchmark, but named like benchmark programs: {} — add each under \"benchmarks\" "
                                   "with format \"json\" (one JSON object on stdout) or \"lines\" and a pattern",
@@ -232,28 +340,6 @@ void probe_make(const fs::path& source, project_draft& d) {
 
 }  // namespace
 
-std::string toggle_id_for(const std::string& name, const std::string& prefix, std::vector<std::string>& taken) {
-  const std::string base = name.rfind(prefix, 0) == 0 && name.size() > prefix.size() ? name.substr(prefix.size()) : name;
-  std::vector<std::string> words{""};  // upper-case runs of letters and digits
-  for (char c : base) {
-    if (std::isalnum(static_cast<unsigned char>(c))) words.back() += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    else if (!words.back().empty()) words.emplace_back();
-  }
-  if (words.back().empty()) words.pop_back();
-  if (words.empty()) words.push_back("T");
-  if (!std::isupper(static_cast<unsigned char>(words.front()[0]))) words.front().insert(0, "T");
-  const auto is_taken = [&](const std::string& id) { return std::find(taken.begin(), taken.end(), id) != taken.end(); };
-  std::string id = fit_words(words, 16);
-  // FOO_SUPPORT beside FOO: keep the filler word, shortened, before falling back to a number.
-  if (is_taken(id)) id = fit_words(words, 16, false);
-  for (int n = 2; is_taken(id); ++n) {
-    const std::string suffix = fmt::format("_{}", n);
-    id = fit_words(words, 16 - suffix.size()) + suffix;
-  }
-  taken.push_back(id);
-  return id;
-}
-
 std::vector<std::string> cargo_features(const std::string& cargo_toml) {
   std::vector<std::string> out;
   std::istringstream in(cargo_toml);
@@ -271,9 +357,10 @@ std::vector<std::string> cargo_features(const std::string& cargo_toml) {
   return out;
 }
 
-project_draft probe_project(const fs::path& source, const fs::path& manifest_dir, const fs::path& probe_dir) {
+project_draft probe_project(const fs::path& source, const fs::path& manifest_dir, const fs::path& probe_dir,
+                            const std::function<void(std::string_view)>& say) {
   project_draft d;
-  if (fs::exists(source / "CMakeLists.txt")) probe_cmake(source, probe_dir, d);
+  if (fs::exists(source / "CMakeLists.txt")) probe_cmake(source, probe_dir, say, d);
   else if (fs::exists(source / "Cargo.toml")) probe_cargo(source, d);
   else if (fs::exists(source / "Makefile") || fs::exists(source / "makefile") || fs::exists(source / "GNUmakefile")) probe_make(source, d);
   else

@@ -18,6 +18,7 @@
 #include "harness/core/variant.hpp"
 #include "harness/counts/count_set.hpp"
 #include "harness/counts/mechanism_format.hpp"
+#include "harness/experiment/bisect_progress.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/report/mechanisms.hpp"
 #include "harness/experiment/simulation.hpp"
@@ -405,6 +406,11 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   experiment_oracle oracle(store, q.m, ctx, s, std::ref(arms));
   oracle.set_relinker([&arms](const run_plan& plan, const arm_plan& arm, int k) { return arms.layouts(plan, arm, k); });
   if (!g.quiet && !g.json) fmt::print(stderr, "bisect {}: {} → {} on {}\n", s.parent, q.from.key(q.m), q.to.key(q.m), s.metric);
+  // One line per step: where the search is, what it found so far, about how long is left.
+  const auto specs = search_toggles(q.m);
+  bisect_progress steps(ctx, specs, search::differing_factors(specs, q.from.levels, q.to.levels, space.opts.exclude).size(),
+                        space.opts.factorial_limit);
+  oracle.set_listener(steps.listener());
   counts_screen screen;
   if (s.counts) screen = screen_counts(q, arms, oracle, store, space);
   search::bisect_report r = run_search(q, oracle, space.opts);

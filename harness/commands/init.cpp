@@ -42,7 +42,11 @@ int init(const init_flags& f, const global_options& g) {
   const fs::path source = fs::weakly_canonical(fs::absolute(f.source));
   if (!fs::is_directory(source)) throw usage_error(fmt::format("--source {}: not a folder", f.source));
   fs::create_directories(path.parent_path());
-  const project_draft d = probe_project(source, path.parent_path(), path.parent_path() / ".abtest" / "init-probe");
+  // The probe configures and may build for minutes: say so as it goes (stderr, not in --json's answer).
+  const auto say = [&g](std::string_view line) {
+    if (!g.quiet) fmt::print(stderr, "{}\n", line);
+  };
+  const project_draft d = probe_project(source, path.parent_path(), path.parent_path() / ".abtest" / "init-probe", say);
   const std::string text = d.manifest.dump(2) + "\n";
   // What it wrote must load: the same validation as every command (a draft with no benchmark
   // does not, and says so below instead).
@@ -66,7 +70,7 @@ int init(const init_flags& f, const global_options& g) {
   };
   if (g.json) {
     std::cout << nlohmann::json({{"manifest", path.string()}, {"toggles", toggle_sources(d.manifest)}, {"guessed", d.guessed},
-                                 {"to_do", d.to_do}, {"valid", invalid.empty()}, {"error", invalid}}).dump(2) << "\n";
+                                 {"left_out", d.left_out}, {"to_do", d.to_do}, {"valid", invalid.empty()}, {"error", invalid}}).dump(2) << "\n";
     return finish();
   }
   if (g.quiet) return finish();
@@ -80,6 +84,10 @@ int init(const init_flags& f, const global_options& g) {
     const auto sources = toggle_sources(d.manifest);
     for (const auto& [id, source] : sources.items())
       fmt::print("  {:<{}}  {}\n", id, width, source.get<std::string>());
+  }
+  if (!d.left_out.empty()) {
+    fmt::print("\nleft out (not toggles or benchmarks):\n");
+    for (const auto& s : d.left_out) fmt::print("  - {}\n", s);
   }
   fmt::print("\nwhat it read or guessed:\n");
   for (const auto& s : d.guessed) fmt::print("  - {}\n", s);

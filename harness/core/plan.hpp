@@ -34,6 +34,9 @@ struct run_plan {
   std::vector<std::string> benchmarks;            // names, in manifest order
   std::map<std::string, std::string> params;
   int rounds = 10;                                // fixed n, or the cap with adaptive
+  // Shown only: the most rounds an experiment that grows `rounds` one at a time (the search oracle's
+  // adaptive comparisons) may reach; 0 when `rounds` is final. Progress reads "round r/≤cap".
+  int round_cap = 0;
   bool adaptive = false;
   int min_rounds = 10;
   int warmups = 1;                                // per arm and benchmark, recorded, not analysed

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "harness/exec/other_load.hpp"
 #include "harness/exec/text.hpp"
 
 namespace abtest::exec {
@@ -175,6 +176,7 @@ noise_inputs read_noise_inputs(const std::string& pin, const fs::path& root) {
   noise_inputs in;
   in.cores = static_cast<unsigned>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
   in.load = read_load_average(root);
+  in.other_busy = measure_other_busy_cpus(0.5, root);
   in.policy = read_frequency_policy(root);
   in.pin = pin;
   return in;
@@ -183,7 +185,13 @@ noise_inputs read_noise_inputs(const std::string& pin, const fs::path& root) {
 std::vector<std::string> noise_warnings(const noise_inputs& in) {
   std::vector<std::string> warnings;
   const double busy = std::max(0.75, 0.2 * in.cores);
-  if (in.load && in.load->one > busy) {
+  if (in.other_busy) {
+    if (*in.other_busy > busy)
+      warnings.push_back(in.pin.empty() ? fmt::format("other processes keep {:.1f} of {} CPUs busy — stop other work or pass --pin",
+                                                      *in.other_busy, in.cores)
+                                        : fmt::format("other processes keep {:.1f} of {} CPUs busy while pinned to {} — stop other "
+                                                      "work, or pin to CPUs nothing else uses", *in.other_busy, in.cores, in.pin));
+  } else if (in.load && in.load->one > busy) {
     warnings.push_back(
         in.pin.empty()
             ? fmt::format("load average {:.1f} on {} CPUs — stop other work or pass --pin", in.load->one, in.cores)

@@ -58,13 +58,18 @@ struct noise_inputs {
   std::optional<load_average> load;
   frequency_policy policy;
   std::string pin;  // the --pin list in force, empty when none
+  // The CPUs other work keeps busy now (other_load.hpp: /proc, abtest's own process tree left
+  // out); nullopt when /proc could not be read, and the load average is used instead.
+  std::optional<double> other_busy;
 };
 noise_inputs read_noise_inputs(const std::string& pin = {}, const std::filesystem::path& root = "/");
 
 // Actionable warnings about conditions that make timings noisy, e.g.
 // "load average 1.9 on 2 CPUs — stop other work or pass --pin". Empty when all looks quiet.
-// Heuristics: a 1-minute load above max(0.75, 0.2 × cores) before measuring; a governor other
-// than `performance`; turbo on.
+// Heuristics: other work busy on more than max(0.75, 0.2 × cores) CPUs before measuring — read
+// from /proc over half a second, so that the load a build of the harness or of a variant left in
+// the 1-minute load average does not count (the load average when /proc is unreadable); a
+// governor other than `performance`; turbo on.
 std::vector<std::string> noise_warnings(const noise_inputs& inputs);
 
 }  // namespace abtest::exec

@@ -185,13 +185,14 @@ void experiment_oracle::measure_missing(arm_set_result& r) {
 }
 
 arm_set_result experiment_oracle::begin_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind,
-                                             const nlohmann::json& extra_config) {
+                                             const nlohmann::json& extra_config, int round_cap) {
   arm_set_result r;
   for (std::size_t i = 0; i < arms.size(); ++i) arms[i].role = i == 0 ? "baseline" : "candidate";
   r.plan.kind = kind;
   r.plan.benchmarks = s_.benchmarks.empty() ? std::vector<std::string>{benchmark_of(s_.metric)} : s_.benchmarks;
   r.plan.params = s_.params;
   r.plan.rounds = rounds;
+  r.plan.round_cap = round_cap;
   const bool timed = rounds > 0;  // 0: counted only (bisect's counts screen)
   r.plan.warmups = timed ? s_.warmups : 0;
   r.plan.seed = s_.seed + static_cast<std::uint64_t>(experiments_++);  // the first is the seed asked for
@@ -281,7 +282,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     // min_rounds on; stopping at the first decisive verdict keeps its error level (Johari et al. 2017).
     const int cap = request.attempt > 0 ? s_.retry_max_rounds : s_.max_rounds;
     const int start = std::min(s_.min_rounds, cap);
-    r = begin_arms({baseline, candidate}, start, s_.kind, {{"adaptive_cap", cap}});
+    r = begin_arms({baseline, candidate}, start, s_.kind, {{"adaptive_cap", cap}}, cap);
     for (;;) {
       e = stats::msprt_interval(paired_differences(r), adaptive_tau, request.alpha);
       if (stats::decide(e, request.margin, metric_direction(s_.metric)).value != stats::verdict::inconclusive ||
@@ -307,6 +308,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
 
 search::comparison experiment_oracle::compare(const search::levels& from, const search::levels& to,
                                               const search::comparison_request& request) {
+  if (listener_.comparing) listener_.comparing(from, to);
   const auto a = provider_(from);
   const auto b = provider_(to);
   if (a && b) return compare_arms(*a, *b, request);
@@ -318,6 +320,7 @@ search::comparison experiment_oracle::compare(const search::levels& from, const 
 }
 
 search::matrix_result experiment_oracle::run_matrix(const std::vector<search::levels>& configs, int rounds) {
+  if (listener_.matrix) listener_.matrix(configs.size(), rounds);
   search::matrix_result out;
   const int columns = s_.layouts > 0 ? s_.layouts : rounds;  // with layouts the replicates are the layouts
   out.log_values.assign(configs.size(), std::vector<double>(static_cast<std::size_t>(columns), nan));
@@ -365,6 +368,7 @@ void experiment_oracle::record_step(oracle_step step) {
     if (!note.empty()) rec.note = note;
     store_.insert_bisect_step(rec);
   }
+  if (listener_.recorded) listener_.recorded(step);
   steps_.push_back(std::move(step));
 }
 

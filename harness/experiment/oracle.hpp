@@ -68,6 +68,14 @@ struct oracle_step {
   std::string note;                // why skipped, or "identical binaries"
 };
 
+// What a caller hears as the search goes (bisect's step lines): a comparison or a matrix about to
+// be measured, and each step once recorded. Any may be empty.
+struct oracle_listener {
+  std::function<void(const search::levels& from, const search::levels& to)> comparing;
+  std::function<void(std::size_t configs, int rounds)> matrix;
+  std::function<void(const oracle_step& step)> recorded;
+};
+
 class experiment_oracle : public search::oracle {
  public:
   // nullopt = the variant cannot be built (compared as INCONCLUSIVE without a CI, a NaN matrix row).
@@ -95,14 +103,17 @@ class experiment_oracle : public search::oracle {
   const std::vector<oracle_step>& steps() const { return steps_; }
   int runs() const { return runs_; }
   void set_relinker(relinker r) { relink_ = std::move(r); }
+  void set_listener(oracle_listener l) { listener_ = std::move(l); }
   // What the experiments left to say: counts that failed (warnings), matrices that could not run as duets.
   const std::vector<std::string>& notes() const { return notes_; }
 
  private:
   void record_step(oracle_step step);
   std::vector<double> paired_differences(const arm_set_result& r) const;
-  // Creates the experiment and measures its rounds, without concluding it (adaptive rounds add more).
-  arm_set_result begin_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind, const nlohmann::json& extra_config);
+  // Creates the experiment and measures its rounds, without concluding it (adaptive rounds add more,
+  // up to `round_cap`, which the round counter shows).
+  arm_set_result begin_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind, const nlohmann::json& extra_config,
+                            int round_cap = 0);
   // Runs the plan's rounds still missing, then analyses every sample once (the counts' verdicts
   // appended) and takes the ln values.
   void measure_missing(arm_set_result& r);
@@ -117,6 +128,7 @@ class experiment_oracle : public search::oracle {
   arm_provider provider_;
   std::int64_t machine_id_ = 0;
   relinker relink_;
+  oracle_listener listener_;
   std::vector<oracle_step> steps_;
   std::vector<std::string> notes_;
   bool duet_noted_ = false;

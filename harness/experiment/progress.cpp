@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 
@@ -91,10 +92,16 @@ void build_tracker::line(std::string_view text) {
 
 // --- rounds ---------------------------------------------------------------------------------
 
+std::string round_denominator(const run_plan& plan, bool warmup) {
+  if (warmup) return std::to_string(plan.warmups);
+  if (plan.round_cap > 0) return fmt::format("≤{}", plan.round_cap);
+  return fmt::format("{}{}", plan.adaptive ? "≤" : "", plan.rounds);
+}
+
 round_tracker::round_tracker(const experiment_context& ctx, const run_plan& plan, int done)
     : ctx_(ctx),
       plan_(plan),
-      total_(static_cast<int>(plan.arms.size() * plan.benchmarks.size()) * (plan.warmups + plan.rounds)),
+      total_(static_cast<int>(plan.arms.size() * plan.benchmarks.size()) * (plan.warmups + std::max(plan.rounds, plan.round_cap))),
       done_(done),
       last_(steady::now()) {}
 
@@ -104,12 +111,12 @@ void round_tracker::recorded(const slot& s) {
   spent_s_ += seconds_since(last_);
   last_ = steady::now();
   // Adaptive rounds may stop before the cap: the ETA is then an upper bound.
-  const std::string eta = (plan_.adaptive && !s.warmup ? "≤ " : "") + format_eta(rounds_eta(spent_s_, ran_, total_ - done_));
+  const std::string eta = ((plan_.adaptive || plan_.round_cap > 0) && !s.warmup ? "≤ " : "") + format_eta(rounds_eta(spent_s_, ran_, total_ - done_));
   const bool first_of_round = std::pair{s.warmup, s.round} != last_round_;
   last_round_ = {s.warmup, s.round};
   ctx_.report(progress::kind::round,
-              fmt::format("{} {}/{} · {} · {} · ETA {}", s.warmup ? "warm-up" : "round", s.round,
-                          s.warmup ? plan_.warmups : plan_.rounds, plan_.arms[static_cast<std::size_t>(s.arm)].key, s.benchmark, eta),
+              fmt::format("{} {}/{} · {} · {} · ETA {}", s.warmup ? "warm-up" : "round", s.round, round_denominator(plan_, s.warmup),
+                          plan_.arms[static_cast<std::size_t>(s.arm)].key, s.benchmark, eta),
               first_of_round);
 }
 

@@ -56,6 +56,11 @@ class build_tracker {
   int last_tenth_ = -1;   // the last tenth of the build shown as a milestone
 };
 
+// The "of how many" of a round counter: the plan's rounds when they are final ("3/10"); under
+// adaptive stopping the cap it may stop before ("3/≤50"), also while an oracle's comparison grows
+// its rounds one at a time (round_cap); the warm-ups for a warm-up.
+std::string round_denominator(const run_plan& plan, bool warmup);
+
 // Follows one execution of a schedule and turns each recorded invocation into a `round` event.
 // `done` is how many of the plan's invocations were recorded before (a resumed experiment).
 class round_tracker {

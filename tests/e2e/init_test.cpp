@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <map>
 #include <set>
 
 #include "tests/e2e/bisect_test_support.hpp"
@@ -89,6 +90,92 @@ TEST(init, a_draft_that_does_not_load_yet_is_written_and_exits_2) {
   const std::string before = slurp(proj / "abtest.json");
   EXPECT_EQ(run_abtest({"init"}, proj).code, 2);
   EXPECT_EQ(slurp(proj / "abtest.json"), before);
+}
+
+// A project with zlib-ng's habits: Google Benchmark programs only with WITH_BENCHMARKS=ON (OFF by
+// default), build-setting options beside the optimizations, long option names. One program
+// registers many benchmarks in three families, one links Google Benchmark but registers none.
+fs::path benchmark_switch_project(const fs::path& dir, const std::string& bench_find = "find_package(benchmark REQUIRED)") {
+  fs::create_directories(dir / "bench");
+  std::ofstream(dir / "CMakeLists.txt") << R"cm(cmake_minimum_required(VERSION 3.20)
+project(zng LANGUAGES CXX)
+option(WITH_BENCHMARKS "Build the benchmarks" OFF)
+option(WITH_GTEST "Build gtest_zlib" OFF)
+option(WITH_FUZZERS "Build test/fuzz" OFF)
+option(WITH_MAINTAINER_WARNINGS "Build with project maintainer warnings" OFF)
+option(WITH_CODE_COVERAGE "Enable code coverage reporting" OFF)
+option(ZNG_ENABLE_TESTS "Build test binaries" ON)
+option(WITH_RUNTIME_CPU_DETECTION "Build with runtime detection of CPU architecture" ON)
+option(WITH_NATIVE_INSTRUCTIONS "Instruct the compiler to use the full instruction set on this host" OFF)
+set(WITH_SANITIZER "" CACHE STRING "Build with sanitizer (Memory, Address, Undefined)")
+set_property(CACHE WITH_SANITIZER PROPERTY STRINGS "" "Memory" "Address" "Undefined")
+if(WITH_BENCHMARKS)
+  add_subdirectory(bench)
+endif()
+)cm";
+  std::ofstream(dir / "bench/CMakeLists.txt") << bench_find << R"cm(
+add_executable(zng_bench zng_bench.cpp)
+target_link_libraries(zng_bench benchmark::benchmark)
+add_executable(zng_tool zng_tool.cpp)
+target_link_libraries(zng_tool benchmark::benchmark)
+)cm";
+  std::ofstream(dir / "bench/zng_bench.cpp") << R"cm(#include <benchmark/benchmark.h>
+static void work(benchmark::State& s) { for (auto _ : s) benchmark::DoNotOptimize(s.range(0) * 3); }
+BENCHMARK(work)->Name("adler32")->Arg(1)->Arg(2)->Arg(3)->Arg(4)->Arg(5);
+BENCHMARK(work)->Name("crc32")->Arg(1)->Arg(2)->Arg(3)->Arg(4)->Arg(5);
+BENCHMARK(work)->Name("inflate")->Arg(1)->Arg(2);
+BENCHMARK_MAIN();
+)cm";
+  std::ofstream(dir / "bench/zng_tool.cpp") << R"cm(#include <benchmark/benchmark.h>
+int main(int argc, char** argv) { benchmark::Initialize(&argc, argv); benchmark::RunSpecifiedBenchmarks(); }
+)cm";
+  return dir;
+}
+
+TEST(init, a_benchmark_switch_is_turned_on_and_the_programs_are_asked_what_they_register) {
+  scratch dir("init-switch");
+  const fs::path proj = benchmark_switch_project(dir.path() / "zng");
+  const auto r = run_abtest({"--json", "init"}, proj);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto answer = json_of(r);
+  const auto m = nlohmann::json::parse(slurp(proj / "abtest.json"));
+  EXPECT_EQ(m["build"]["cmake_args"], nlohmann::json::array({"-DWITH_BENCHMARKS=ON"})) << m.dump(2);
+  // Only the optimizations are toggles, with ids of whole words.
+  std::map<std::string, std::string> option_of;
+  for (const auto& t : m["toggles"]) option_of[t["id"]] = t["option"];
+  EXPECT_EQ(option_of, (std::map<std::string, std::string>{{"RUNTIME_DETECT", "WITH_RUNTIME_CPU_DETECTION"},
+                                                           {"NATIVE_INSTR", "WITH_NATIVE_INSTRUCTIONS"}}))
+      << m.dump(2);
+  // The build settings and the benchmark switch are listed as left out, each with why.
+  const std::string left_out = answer["left_out"].dump();
+  for (const char* name : {"WITH_GTEST", "WITH_FUZZERS", "WITH_MAINTAINER_WARNINGS", "WITH_CODE_COVERAGE", "ZNG_ENABLE_TESTS",
+                           "WITH_SANITIZER"})
+    EXPECT_NE(left_out.find(std::string(name) + " (a build setting"), std::string::npos) << name << " " << left_out;
+  EXPECT_NE(left_out.find("WITH_BENCHMARKS (a benchmark switch: ON in build.cmake_args)"), std::string::npos) << left_out;
+  // The program that registers nothing is left out; the other is one benchmark, filtered to its
+  // first family (it registers 12 in 3), and the families are named for the user to choose.
+  EXPECT_NE(left_out.find("zng_tool (links Google Benchmark but registers no benchmark"), std::string::npos) << left_out;
+  ASSERT_EQ(m["benchmarks"].size(), 1u) << m.dump(2);
+  EXPECT_EQ(m["benchmarks"][0]["command"],
+            nlohmann::json::array({"{bin}/zng_bench", "--benchmark_format=json", "--benchmark_filter=^adler32(/|$)"}));
+  EXPECT_EQ(m["build"]["targets"], nlohmann::json::array({"zng_bench"}));
+  EXPECT_NE(answer["to_do"].dump().find("zng_bench registers 12 benchmarks in 3 families: adler32 (5), crc32 (5), inflate (2)"),
+            std::string::npos) << answer["to_do"].dump(2);
+  // What it wrote builds and measures: the variant build has the switch ON.
+  const auto b = run_abtest({"build", "--bench", "zng_bench"}, proj);
+  EXPECT_EQ(b.code, 0) << b.out << b.err;
+}
+
+TEST(init, a_configure_that_misses_a_package_names_it) {
+  scratch dir("init-missing");
+  const fs::path proj = benchmark_switch_project(dir.path() / "zng", "find_package(abtest_no_such_package REQUIRED)");
+  const auto r = run_abtest({"init"}, proj);
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("configuring again with -DWITH_BENCHMARKS=ON"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("it needs the package abtest_no_such_package — install the development package that provides it "
+                       "(apt-cache search abtest_no_such_package)"),
+            std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(proj / "abtest.json")) << "nothing is written when the probe could not read the project";
 }
 
 }  // namespace

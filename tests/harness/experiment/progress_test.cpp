@@ -162,7 +162,25 @@ TEST(round_tracker, counts_what_was_recorded_before_and_bounds_an_adaptive_eta) 
   round_tracker t(r.ctx, plan, 20);  // resumed after 10 rounds
   t.recorded(slot{0, "proof", 11, false, 0});
   ASSERT_EQ(r.events.size(), 1u);
-  EXPECT_EQ(r.events[0].text.rfind("round 11/50 · base · proof · ETA ≤ ", 0), 0u) << r.events[0].text;
+  EXPECT_EQ(r.events[0].text.rfind("round 11/≤50 · base · proof · ETA ≤ ", 0), 0u) << r.events[0].text;
+}
+
+TEST(round_tracker, a_comparison_that_grows_its_rounds_counts_against_its_cap) {
+  // The search oracle's adaptive comparison: 39 rounds so far, the plan grown to 39 of at most 50.
+  // It read "round 39/39" before, as if the comparison were at its end.
+  recorder r;
+  run_plan plan = two_arms(0, 39);
+  plan.round_cap = 50;
+  round_tracker t(r.ctx, plan, 76);
+  t.recorded(slot{1, "proof", 39, false, 0});
+  ASSERT_EQ(r.events.size(), 1u);
+  EXPECT_EQ(r.events[0].text.rfind("round 39/≤50 · A1=4 · proof · ETA ≤ ", 0), 0u) << r.events[0].text;
+}
+
+TEST(round_denominator, final_rounds_a_cap_and_warm_ups) {
+  EXPECT_EQ(round_denominator(two_arms(2, 10), false), "10");
+  EXPECT_EQ(round_denominator(two_arms(2, 10), true), "2");
+  EXPECT_EQ(round_denominator(two_arms(2, 50, true), false), "≤50");
 }
 
 // What the printer wrote to a stream, by writing to a memory stream.

@@ -1,0 +1,122 @@
+// Bisect's step lines: counting steps, estimating how many are left, naming what each one tests.
+#include "harness/experiment/bisect_progress.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/experiment/progress.hpp"
+
+namespace abtest {
+
+namespace {
+
+// A toggle's level in a variant: a toggle it does not name is at its off level.
+std::string level_of(const search::levels& v, const search::toggle_spec& spec) {
+  const auto it = v.find(spec.id);
+  return it == v.end() ? spec.off_level() : it->second;
+}
+
+// A long set on one line: its first three, an ellipsis, its last and how many ("T01, T02, T03, …,
+// T24 (24)").
+std::string short_list(const std::vector<std::string>& items) {
+  if (items.size() <= 6) return fmt::format("{}", fmt::join(items, ", "));
+  return fmt::format("{}, {}, {}, …, {} ({})", items[0], items[1], items[2], items.back(), items.size());
+}
+
+// A variant key of many toggles, cut after 40 characters at a '+'.
+std::string short_key(const std::string& key) {
+  if (key.size() <= 40) return key;
+  const auto cut = key.rfind('+', 40);
+  return key.substr(0, cut == std::string::npos ? 40 : cut) + "+…";
+}
+
+}  // namespace
+
+std::string format_step_line(const bisect_step_line& l) {
+  const std::string what = l.matrix_configs > 0
+                               ? fmt::format("factorial matrix of {} configurations", l.matrix_configs)
+                               : fmt::format("testing {{{}}} vs {}", short_list(l.tested), short_key(l.against));
+  return fmt::format("step {}/≈{} · {} · culprits so far: {} · {}", l.step, std::max(l.expected, l.step), what,
+                     l.culprits.empty() ? "none" : fmt::format("{}", fmt::join(l.culprits, ", ")),
+                     l.left_s ? "≈" + format_eta(std::max(0.0, *l.left_s)) + " left" : "time left not known yet");
+}
+
+int expected_bisect_steps(std::size_t differing, std::size_t culprits, int factorial_limit) {
+  const int c = static_cast<int>(std::max<std::size_t>(culprits, 1));
+  if (differing <= 1) return 1 + 2 * c;
+  if (static_cast<int>(differing) <= factorial_limit) return 2 + 2 * c;
+  const int depth = static_cast<int>(std::ceil(std::log2(static_cast<double>(differing))));
+  return 1 + c * (2 * depth + 2);
+}
+
+bisect_progress::bisect_progress(const experiment_context& ctx, std::vector<search::toggle_spec> specs, std::size_t differing,
+                                 int factorial_limit)
+    : ctx_(ctx), specs_(std::move(specs)), differing_(differing), factorial_limit_(factorial_limit), t0_(std::chrono::steady_clock::now()) {}
+
+std::vector<std::string> bisect_progress::changes(const search::levels& from, const search::levels& to) const {
+  std::vector<std::string> out;
+  for (const auto& spec : specs_) {
+    const std::string a = level_of(from, spec), b = level_of(to, spec);
+    if (a == b) continue;
+    out.push_back(b == spec.off_level() ? "-" + spec.term(a) : spec.term(b));
+  }
+  return out;
+}
+
+void bisect_progress::starts(bisect_step_line line) {
+  line.step = ++step_;
+  line.culprits = culprits_;
+  line.expected = expected_bisect_steps(differing_, culprits_.size(), factorial_limit_);
+  if (step_ > 1) {
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    line.left_s = spent / (step_ - 1) * (std::max(line.expected, step_) - step_ + 1);
+  }
+  ctx_.report(progress::kind::note, format_step_line(line));
+}
+
+void bisect_progress::recorded(const search::levels& from, const search::levels& to, const oracle_step& step) {
+  const auto v = step.result.verdict;
+  if (v != stats::verdict::slower && v != stats::verdict::faster) return;
+  if (!direction_) {
+    direction_ = v;  // the first measured comparison is the overall one: to vs from
+    return;
+  }
+  const auto changed = changes(from, to);
+  if (changed.size() != 1) return;
+  // "from + C vs from" the way of the overall verdict, or "to vs to − C" the other way.
+  const bool added = changed.front().front() != '-';
+  if ((v == *direction_) != added) return;
+  // Named as the search names terms ("A1=4", "B1"), whichever way the step turned it.
+  for (const auto& spec : specs_) {
+    const std::string a = level_of(from, spec), b = level_of(to, spec);
+    if (a == b) continue;
+    const std::string term = spec.term(added ? b : a);
+    if (std::find(culprits_.begin(), culprits_.end(), term) == culprits_.end()) culprits_.push_back(term);
+  }
+}
+
+oracle_listener bisect_progress::listener() {
+  oracle_listener l;
+  l.comparing = [this](const search::levels& from, const search::levels& to) {
+    last_from_ = from;
+    last_to_ = to;
+    bisect_step_line line;
+    line.tested = changes(from, to);
+    line.against = search::variant_key(specs_, from);
+    starts(std::move(line));
+  };
+  l.matrix = [this](std::size_t configs, int) {
+    last_from_.clear();
+    last_to_.clear();
+    bisect_step_line line;
+    line.matrix_configs = configs;
+    starts(std::move(line));
+  };
+  l.recorded = [this](const oracle_step& step) { recorded(last_from_, last_to_, step); };
+  return l;
+}
+
+}  // namespace abtest

@@ -1,0 +1,67 @@
+// A bisection's step lines: which step of the search it is on out of about how many, what it
+// tests against what, the culprits found so far and about how long is left —
+//   "step 3/≈7 · testing {CACHE, INLINE} vs base · culprits so far: LIT, DFA · ≈2m00s left".
+//
+//   bisect_progress p(ctx, specs, differing_factors(specs, from, to, exclude).size(), 6);
+//   oracle.set_listener(p.listener());
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/experiment/context.hpp"
+#include "harness/experiment/oracle.hpp"
+#include "harness/search/toggle_spec.hpp"
+
+namespace abtest {
+
+// What one step line says.
+struct bisect_step_line {
+  int step = 0;                       // 1-based
+  int expected = 0;                   // about how many steps in all (≥ step)
+  std::vector<std::string> tested;    // the toggles the step changes, as terms: "CACHE", "A1=4", "-LIT" (turned off)
+  std::string against;                // the variant they are changed from: "base"
+  std::size_t matrix_configs = 0;     // > 0: the step is the factorial matrix of this many configurations
+  std::vector<std::string> culprits;  // found so far
+  std::optional<double> left_s;       // about how long is left; nullopt before the first step ends
+};
+// Sets of more than six toggles and keys over 40 characters are shortened ("T01, T02, T03, …, T24
+// (24)", "A1=4+A2+…").
+std::string format_step_line(const bisect_step_line& line);
+
+// About how many comparisons a toggle bisection of `differing` toggles takes when it finds
+// `culprits` (at least one is assumed): with k ≤ factorial_limit, the overall A/B, the matrix and
+// two confirmations per culprit; above, the overall A/B, about 2⌈log2 k⌉ group comparisons per
+// culprit and its two confirmations (search/toggle_bisect.hpp).
+int expected_bisect_steps(std::size_t differing, std::size_t culprits, int factorial_limit);
+
+// Follows an experiment_oracle through a toggle bisection and reports one `note` line per step
+// (context.hpp: its own line in a terminal and in a log). A culprit is "found" when a comparison
+// that changes a single toggle comes out the way of the overall comparison (SLOWER for a slowdown):
+// a group search's last split or a confirmation.
+class bisect_progress {
+ public:
+  // `differing`: the toggles the search attributes among (differing_factors); `factorial_limit`
+  // as in search_options.
+  bisect_progress(const experiment_context& ctx, std::vector<search::toggle_spec> specs, std::size_t differing, int factorial_limit);
+  oracle_listener listener();
+
+ private:
+  void starts(bisect_step_line line);
+  void recorded(const search::levels& from, const search::levels& to, const oracle_step& step);
+  std::vector<std::string> changes(const search::levels& from, const search::levels& to) const;
+
+  const experiment_context& ctx_;
+  std::vector<search::toggle_spec> specs_;
+  std::size_t differing_ = 0;
+  int factorial_limit_ = 6;
+  int step_ = 0;
+  std::optional<stats::verdict> direction_;  // the overall comparison's, once known
+  std::vector<std::string> culprits_;
+  search::levels last_from_, last_to_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+}  // namespace abtest
