@@ -21,6 +21,7 @@
 #include "harness/experiment/experiment.hpp"
 #include "harness/report/mechanisms.hpp"
 #include "harness/experiment/simulation.hpp"
+#include "harness/experiment/unit_costs.hpp"
 #include "harness/search/toggle_bisect.hpp"
 
 namespace abtest::cli {
@@ -251,11 +252,13 @@ struct toggle_outcome {
   bool regression = false;  // the overall verdict, or a supported term, makes the metric worse
   std::vector<std::string> notes;
   double wall_s = 0;
+  std::string wall_basis = "measured";  // or "modeled" (--simulate: runs and builds at the unit costs)
+  search::unit_costs costs;             // what the plan and the full factorial were priced with
   counts_screen screen;  // --counts: the mechanism blocks of the culprits' toggles
 };
 
 toggle_outcome attribute(std::string parent, const std::string& metric, search::bisect_report r, std::vector<std::string> notes) {
-  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, {}};
+  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, "measured", {}, {}};
   const stats::better better = metric_direction(metric);
   o.split = search::split_by_direction(o.r, better);
   // A supported term that makes the metric worse (a time rise, a rate fall) is a regression, whichever
@@ -325,6 +328,7 @@ nlohmann::json terms_json(const std::vector<search::culprit>& list, const counts
     nlohmann::json j = {{"toggles", c.toggles}, {"effect", c.effect}, {"ci_low", c.ci_low}, {"ci_high", c.ci_high},
                         {"ratio", std::exp(c.effect)}};
     if (c.confirmed) j["confirmed"] = *c.confirmed;
+    if (!c.support.empty()) j["support"] = c.support;
     if (!screen.experiment.empty()) {
       j["mechanisms"] = nlohmann::json::array();
       for (const auto* block : term_blocks(c, screen)) j["mechanisms"].push_back(counts::to_json(*block));
@@ -332,6 +336,30 @@ nlohmann::json terms_json(const std::vector<search::culprit>& list, const counts
     out.push_back(std::move(j));
   }
   return out;
+}
+
+nlohmann::json price_json(const search::price& p) { return {{"runs", p.runs}, {"builds", p.builds}, {"wall_s", p.wall_s}}; }
+
+// The plan and its price, as printed before anything is built and stored in the JSON.
+nlohmann::json plan_json(const search::search_plan& p, const search::unit_costs& u) {
+  nlohmann::json alternatives = nlohmann::json::array();
+  for (const auto& a : p.alternatives) alternatives.push_back({{"design", a.label}, {"price", price_json(a.expected)}});
+  return {{"design", p.chosen.label},
+          {"rounds", p.chosen.rounds},
+          {"price", price_json(p.chosen.expected)},
+          {"reason", p.reason},
+          {"alternatives", alternatives},
+          {"costs", {{"build_s", u.build_s}, {"run_s", u.run_s}, {"sigma", u.sigma}, {"basis", u.basis}}}};
+}
+
+std::string plan_text(const search::search_plan& p) {
+  const auto line = [](const search::priced_design& d) {
+    return fmt::format("{}: {} runs, {} builds, ~{:.0f} s", d.label, d.expected.runs, d.expected.builds, d.expected.wall_s);
+  };
+  std::string others;
+  for (const auto& a : p.alternatives)
+    if (a.label != p.chosen.label) others += (others.empty() ? "" : "; ") + line(a);
+  return fmt::format("plan ({}): {}{}", p.reason, line(p.chosen), others.empty() ? "" : " (" + others + ")");
 }
 
 nlohmann::json to_json(const toggle_outcome& o) {
@@ -349,10 +377,15 @@ nlohmann::json to_json(const toggle_outcome& o) {
                                                                          {"not_timed", o.screen.not_timed}}},
           {"skipped", o.r.skipped},
           {"runs", o.r.runs},
+          {"builds", o.r.builds},
+          {"full_factorial", price_json(o.r.full_factorial)},
+          {"half_width", o.r.half_width},
+          {"plan", plan_json(o.r.plan, o.costs)},
           {"full_matrix_runs", o.r.full_matrix_runs},
           {"comparisons", o.r.comparisons},
           {"method", o.r.method},
           {"wall_s", o.wall_s},
+          {"wall_basis", o.wall_basis},
           {"notes", o.notes}};
 }
 
@@ -363,8 +396,13 @@ std::string to_text(const toggle_outcome& o) {
   out += fmt::format("{} vs {} on {}: {} (ratio {:.4f}, 95% CI {:.4f}–{:.4f})\n", r.to_key, r.from_key, o.metric,
                      stats::verdict_label(o.metric, r.overall.verdict), r.overall.estimate.ratio(), r.overall.estimate.ratio_low(),
                      r.overall.estimate.ratio_high());
-  out += fmt::format("method: {}; {} comparisons, {} runs (the full matrix: {} runs); {:.1f} s\n", r.method, r.comparisons, r.runs,
-                     r.full_matrix_runs, o.wall_s);
+  const auto& ff = r.full_factorial;
+  out += fmt::format("method: {}; {} comparisons, {} runs, {} builds, {:.0f} s {}\n", r.method, r.comparisons, r.runs, r.builds,
+                     o.wall_s, o.wall_basis);
+  out += fmt::format("a full factorial to the same precision (95% CI ±{:.4f} on the culprits): {} runs, {} builds, ~{:.0f} s"
+                     " — the search cost {:.2f}x its runs, {:.2f}x its wall\n",
+                     r.half_width, ff.runs, ff.builds, ff.wall_s, ff.runs ? static_cast<double>(r.runs) / static_cast<double>(ff.runs) : 0.0,
+                     ff.wall_s > 0 ? o.wall_s / ff.wall_s : 0.0);
   if (o.split.culprits.empty()) out += "no culprit\n";
   const auto mechanisms = [&](const search::culprit& c) {
     std::string text;
@@ -387,6 +425,33 @@ std::string to_text(const toggle_outcome& o) {
   return out;
 }
 
+search::design_choice parse_design_flag(const std::string& text) {
+  try {
+    return search::parse_design_choice(text);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error_from(e);
+  }
+}
+
+// The plan and its price, on stderr before anything is built (the search re-plans with the noise its
+// first comparison measures). A forced design that does not fit the toggles is a usage error here.
+void announce_plan(const toggle_request& q, const search::unit_costs& costs, search::design_choice design,
+                   const global_options& g) {
+  std::vector<std::string> exclude = inert_toggles(q.m, q.to);
+  const auto k = static_cast<int>(search::differing_factors(search_toggles(q.m), q.from.levels, q.to.levels, exclude).size());
+  if (k == 0) return;
+  search::plan_options po;
+  po.design = design;
+  po.matrix_rounds = q.mm.rounds;
+  search::search_plan plan;
+  try {
+    plan = search::plan_search(k, costs, po);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error_from(e);
+  }
+  if (!g.quiet && !g.json) fmt::print(stderr, "{}\n  priced with: {}\n", plan_text(plan), costs.basis);
+}
+
 int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const auto t0 = std::chrono::steady_clock::now();
   toggle_request q;
@@ -397,7 +462,12 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   bo.targets = targets_for(q.m, {benchmark_of(q.s.metric)});  // only the program the metric comes from
   const experiment_context ctx = context_for(g);
   variant_arms arms(q.m, store, ctx, bo, q.scenario.has_value());
+  const search::unit_costs costs = recorded_costs(store, q.s.metric, q.scenario ? &*q.scenario : nullptr);
+  const search::design_choice design = parse_design_flag(f.design);
+  announce_plan(q, costs, design, g);
   search_space space = build_arms(q, arms);
+  space.opts.design = design;
+  space.opts.costs = costs;
 
   oracle_settings s = q.s;
   s.parent = create_parent(store, q.m, {space.from, arm_plan{q.to.key(q.m), q.to.levels, "candidate", {}, {}, std::nullopt, {}, {}}},
@@ -412,6 +482,9 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   // and each configuration with its layouts (runs count every layout's invocations).
   r.full_matrix_runs <<= std::min<std::size_t>(screen.not_timed.size(), 20);
   r.full_matrix_runs *= std::max(1, s.layouts);
+  r.full_factorial = search::priced(r.full_factorial.builds << std::min<std::size_t>(screen.not_timed.size(), 20),
+                                    (r.full_factorial.runs << std::min<std::size_t>(screen.not_timed.size(), 20)) * std::max(1, s.layouts),
+                                    costs);
 
   toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes);
   if (s.counts) count_interactions(q, space.from, arms, oracle, store, o.split, screen);
@@ -420,7 +493,12 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   std::erase_if(o.r.skipped, [&](const std::string& t) {  // the screen's are listed apart, as not timed
     return std::find(o.screen.not_timed.begin(), o.screen.not_timed.end(), t) != o.screen.not_timed.end();
   });
+  o.costs = costs;
   o.wall_s = seconds_since(t0);
+  if (q.scenario) {  // nothing was built or run: the wall the runs and builds stand for
+    o.wall_s = o.r.used.wall_s;
+    o.wall_basis = "modeled";
+  }
   store_outcome(store, o, space.opts.search_margin);
   if (g.json) std::cout << to_json(o).dump(2) << "\n";
   else if (!g.quiet) fmt::print("{}", to_text(o));
@@ -437,6 +515,8 @@ static const registrar reg(40, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--metric", f->metric, "the metric searched (default: proof.total_s, else the only <bench>.total_s)");
   cmd->add_option("--commits", f->commits, "GOOD..BAD: find the first commit that is slower than GOOD");
   cmd->add_option("--toggle,-t", f->toggles, "with --commits: the variant built at every commit (default: base)");
+  cmd->add_option("--design", f->design, "auto (the cheapest to the precision needed), full, half (resolution V) or group (testing)")
+      ->check(CLI::IsMember({"auto", "full", "half", "group"}));
   add_measurement_options(cmd, f->measure, {.rounds_help = "fixed rounds per comparison and matrix (default: adaptive, 10–50; matrix 6)",
                                             .seed_help = "seed of the round orders (default: random, recorded)"});
   add_evidence_options(cmd, f->evidence, "run each A/B comparison's two variants at once, one core each (needs --rounds)",

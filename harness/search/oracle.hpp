@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -69,12 +70,22 @@ class search_session {
   int comparisons() const { return comparisons_; }  // oracle calls, retries included
   int runs() const { return runs_; }
   int rounds() const { return rounds_; }  // rounds spent in comparisons (matrix rounds not included)
+  int builds() const { return static_cast<int>(configurations_.size()); }  // distinct variants measured
+  // σ̂ of one run's log value from the comparisons so far: their per-round differences pooled
+  // (sd √2·σ); NaN before any comparison with two rounds.
+  double pooled_sigma() const;
+  double pooled_df() const { return df_; }  // its degrees of freedom, Σ (n − 1)
   const std::vector<toggle_spec>& toggles() const { return toggles_; }
 
  private:
   oracle& oracle_;
   std::vector<toggle_spec> toggles_;
+  void saw(const levels& variant) { configurations_.insert(variant_key(toggles_, variant)); }
+
   std::map<std::tuple<std::string, std::string, double, double>, comparison> memo_;
+  std::set<std::string> configurations_;
+  double squares_ = 0.0;  // Σ (n − 1)·spread² over the comparisons
+  double df_ = 0.0;       // Σ (n − 1)
   int comparisons_ = 0;
   int runs_ = 0;
   int rounds_ = 0;
