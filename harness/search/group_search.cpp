@@ -21,6 +21,7 @@ class searcher {
     how_.margin = margin;
     how_.alpha = alpha;
     how_.settled = [this](const comparison& c) { return classify(c) != outcome::unknown; };
+    how_.settle_side = up ? 1 : -1;  // "good" needs only the searched side ruled out (classify)
   }
 
   outcome classify(const comparison& c) const {

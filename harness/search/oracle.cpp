@@ -17,7 +17,7 @@ comparison search_session::measure(const levels& from, const levels& to, const a
   saw(to);
   comparison c;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    c = oracle_.compare(from, to, comparison_request{how.margin, how.alpha, attempt});
+    c = oracle_.compare(from, to, comparison_request{how.margin, how.alpha, attempt, how.settle_side});
     ++comparisons_;
     runs_ += c.runs;
     rounds_ += c.rounds;
@@ -35,6 +35,12 @@ matrix_result search_session::run_matrix(const std::vector<levels>& configs, int
   matrix_result m = oracle_.run_matrix(configs, rounds);
   runs_ += m.runs;
   return m;
+}
+
+bool settled_on_side(const stats::log_estimate& e, int side, double margin) {
+  if (!e.has_ci || side == 0) return false;
+  const double band = std::log1p(margin);
+  return side > 0 ? e.ci_high < band : e.ci_low > -band;
 }
 
 double search_session::pooled_sigma() const {

@@ -19,7 +19,15 @@ struct comparison_request {
   double margin = stats::default_margin;  // the practical margin δ the verdict uses
   double alpha = 0.05;  // error level of the comparison's CI (a search splits its error budget over many)
   int attempt = 0;      // 0 the first time; 1 when asked again after INCONCLUSIVE: spend more rounds
+  // One-sided equivalence: an adaptive comparison also stops once its always-valid CI rules out a
+  // material effect (beyond ln(1 + margin)) on this side: +1 up, −1 down, 0 only decisive verdicts.
+  // What a confirmation or a group test needs to know ("not slower") is then known; more rounds to
+  // tell SAME from FASTER would be spent up to the cap for nothing.
+  int settle_side = 0;
 };
+
+// Whether `e` settles a one-sided question (comparison_request::settle_side) at `margin`.
+bool settled_on_side(const stats::log_estimate& e, int side, double margin);
 
 // One A/B of `to` (candidate) against `from` (baseline) on the search's metric.
 struct comparison {
@@ -52,6 +60,7 @@ struct ask_options {
   double margin = stats::default_margin;
   double alpha = 0.05;
   std::function<bool(const comparison&)> settled;
+  int settle_side = 0;  // comparison_request::settle_side
 };
 
 // A search's access to the oracle: memoises comparisons by canonical variant keys, asks again when an

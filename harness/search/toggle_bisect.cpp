@@ -39,8 +39,15 @@ bool confirm(search_session& session, const levels& to, const std::vector<factor
     const factor& f = factors[static_cast<std::size_t>(j)];
     without[f.toggle] = f.low;
   }
-  const comparison removed = session.measure(to, without, how);
-  return !moves_with_effect(removed) && removed.verdict != stats::verdict::inconclusive && moves_with_effect(added);
+  // "Not in the culprit's direction" is settled once the CI rules out a material move that way
+  // (equivalence on that side): no need to tell SAME from the opposite up to the round cap.
+  ask_options one_sided = how;
+  one_sided.settle_side = up ? 1 : -1;
+  one_sided.settled = [&](const comparison& c) {
+    return c.verdict != stats::verdict::inconclusive || settled_on_side(c.estimate, one_sided.settle_side, how.margin);
+  };
+  const comparison removed = session.measure(to, without, one_sided);
+  return !moves_with_effect(removed) && one_sided.settled(removed) && moves_with_effect(added);
 }
 
 levels with_members(const levels& from, const std::vector<factor>& factors, const std::vector<int>& members) {

@@ -3,11 +3,12 @@
 // scenario's exact-set rate falls below --min-exact or a scenario of 8+ toggles costs more than
 // --max-ratio of the full factorial in runs or wall.
 //
-//   abtest_search_cost [--seeds N] [--first SEED] [--min-exact R] [--max-ratio R] FILE...
+//   abtest_search_cost [--seeds N] [--first SEED] [--design auto|full|half|group] [--min-exact R] [--max-ratio R] FILE...
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,7 @@ struct row {
   std::string method;
 };
 
-row replicate_all(const std::string& file, int seeds, std::uint64_t first) {
+row replicate_all(const std::string& file, int seeds, std::uint64_t first, design_choice design) {
   const scenario s = load_scenario(file);
   row r;
   r.name = file.substr(file.find_last_of('/') + 1);
@@ -53,6 +54,7 @@ row replicate_all(const std::string& file, int seeds, std::uint64_t first) {
   for (const toggle_spec& t : s.toggles) to[t.id] = t.on_level();
   r.k = static_cast<int>(s.toggles.size());
   search_options options;
+  options.design = design;
   options.costs.build_s = s.document.value("build_s", 0.0);
   options.costs.run_s = s.document.value("run_s", s.metrics.at(metric).base);
   const auto want = expected(s);
@@ -94,26 +96,35 @@ int main(int argc, char** argv) {
   int seeds = 20;
   std::uint64_t first = 1;
   double min_exact = 0.0, max_ratio = 0.0;
+  design_choice design = design_choice::automatic;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
     if (a == "--seeds" && has_value) seeds = std::atoi(argv[++i]);
     else if (a == "--first" && has_value) first = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--design" && has_value) {
+      try {
+        design = parse_design_choice(argv[++i]);
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+      }
+    }
     else if (a == "--min-exact" && has_value) min_exact = std::atof(argv[++i]);
     else if (a == "--max-ratio" && has_value) max_ratio = std::atof(argv[++i]);
     else files.push_back(a);
   }
   if (files.empty() || seeds < 1) {
-    std::fprintf(stderr, "error: no scenario file — usage: abtest_search_cost [--seeds N] [--first SEED] [--min-exact R] "
-                         "[--max-ratio R] FILE...\n");
+    std::fprintf(stderr, "error: no scenario file — usage: abtest_search_cost [--seeds N] [--first SEED] [--design D] "
+                         "[--min-exact R] [--max-ratio R] FILE...\n");
     return 2;
   }
   bool ok = true;
   std::printf("| scenario | k | method | exact | median runs / builds / wall h | full factorial runs / builds / wall h | "
               "ratio runs | ratio wall |\n|---|---|---|---|---|---|---|---|\n");
   for (const std::string& f : files) {
-    const row r = replicate_all(f, seeds, first);
+    const row r = replicate_all(f, seeds, first, design);
     const double rate = static_cast<double>(r.exact) / r.seeds;
     const double rr = median(r.run_ratio), wr = median(r.wall_ratio);
     std::printf("| %s | %d | %s | %d/%d | %.0f / %.0f / %.2f | %.0f / %.0f / %.2f | %.2f | %.2f |\n", r.name.c_str(), r.k,
