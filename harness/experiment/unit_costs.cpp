@@ -6,8 +6,10 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <vector>
 
+#include "harness/experiment/experiment.hpp"
 #include "harness/experiment/oracle.hpp"
 #include "harness/stats/descriptive.hpp"
 
@@ -45,12 +47,19 @@ search::unit_costs recorded_costs(db::results_store& store, const std::string& m
     u.run_s = s->document.value("run_s", it != s->metrics.end() && is_seconds(metric) ? it->second.base : 0.0);
     basis.push_back(fmt::format("build {:.0f} s and run {:.1f} s from the scenario", u.build_s, u.run_s));
   } else {
-    std::vector<double> builds;
+    // Each variant's newest build on this machine into a fresh folder (as the variants to come will
+    // be), the median over the variants.
+    const std::int64_t machine = current_machine(store);
+    std::set<std::string> keys;
     for (const auto& b : store.list_builds())
-      if (b.status == db::build_status::ok && b.duration_s) builds.push_back(*b.duration_s);
+      if (b.status == db::build_status::ok && b.machine_id == machine) keys.insert(b.variant);
+    std::vector<double> builds;
+    for (const auto& key : keys)
+      if (const auto seconds = last_build_seconds(store, key, machine, true)) builds.push_back(*seconds);
     if (!builds.empty()) u.build_s = stats::median(builds);
     basis.push_back(builds.empty() ? "no build recorded yet (builds priced at 0 s)"
-                                   : fmt::format("build {:.0f} s, the median of {} recorded", u.build_s, builds.size()));
+                                   : fmt::format("build {:.0f} s, the median of {} variants' recorded builds", u.build_s,
+                                                 builds.size()));
     const std::string bench = benchmark_of(metric);
     for (const auto& e : store.list_experiments(std::nullopt, 20)) {
       std::vector<double> runs;

@@ -22,8 +22,9 @@ long long saturating(double x) {
   return x >= cap ? static_cast<long long>(cap) : static_cast<long long>(std::ceil(x));
 }
 
-// Rounds of a paired A/B that find ln(1 + margin) at level alpha.
+// Rounds of a paired A/B that find ln(1 + margin) at level alpha (fixed ones with --rounds).
 int ab_rounds(const unit_costs& u, const plan_options& o, double alpha) {
+  if (o.matrix_rounds > 0) return o.matrix_rounds;  // --rounds: every comparison runs that many
   return std::max(o.min_ab_rounds, stats::rounds_needed(o.margin, std::sqrt(2.0) * u.sigma, alpha, o.power));
 }
 

@@ -35,7 +35,7 @@ struct plan_options {
   double power = 0.9;
   int min_ab_rounds = 10;   // an adaptive A/B's first look (DESIGN §7)
   int min_matrix_rounds = 2;  // a matrix's error term is its config × round residual
-  int matrix_rounds = 0;    // > 0: the rounds a factorial runs (--rounds), not planned
+  int matrix_rounds = 0;    // > 0: the rounds a factorial and each A/B run (--rounds), not planned
 };
 
 // One design priced: what it is expected to cost, overall A/B and confirmations of one culprit included.
