@@ -253,12 +253,13 @@ struct toggle_outcome {
   std::vector<std::string> notes;
   double wall_s = 0;
   std::string wall_basis = "measured";  // or "modeled" (--simulate: runs and builds at the unit costs)
-  search::unit_costs costs;             // what the plan and the full factorial were priced with
+  search::unit_costs costs;             // what the plan was priced with, before anything was built
+  search::unit_costs priced_with;       // what the search and the full factorial were priced with, after
   counts_screen screen;  // --counts: the mechanism blocks of the culprits' toggles
 };
 
 toggle_outcome attribute(std::string parent, const std::string& metric, search::bisect_report r, std::vector<std::string> notes) {
-  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, "measured", {}, {}};
+  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, "measured", {}, {}, {}};
   const stats::better better = metric_direction(metric);
   o.split = search::split_by_direction(o.r, better);
   // A supported term that makes the metric worse (a time rise, a rate fall) is a regression, whichever
@@ -386,6 +387,8 @@ nlohmann::json to_json(const toggle_outcome& o) {
           {"method", o.r.method},
           {"wall_s", o.wall_s},
           {"wall_basis", o.wall_basis},
+          {"priced_wall_s", o.r.used.wall_s},
+          {"priced_with", {{"build_s", o.priced_with.build_s}, {"run_s", o.priced_with.run_s}, {"basis", o.priced_with.basis}}},
           {"notes", o.notes}};
 }
 
@@ -397,12 +400,12 @@ std::string to_text(const toggle_outcome& o) {
                      stats::verdict_label(o.metric, r.overall.verdict), r.overall.estimate.ratio(), r.overall.estimate.ratio_low(),
                      r.overall.estimate.ratio_high());
   const auto& ff = r.full_factorial;
-  out += fmt::format("method: {}; {} comparisons, {} runs, {} builds, {:.0f} s {}\n", r.method, r.comparisons, r.runs, r.builds,
-                     o.wall_s, o.wall_basis);
+  out += fmt::format("method: {}; {} comparisons, {} runs, {} builds, {:.0f} s {} (~{:.0f} s at the unit costs)\n", r.method,
+                     r.comparisons, r.runs, r.builds, o.wall_s, o.wall_basis, r.used.wall_s);
   out += fmt::format("a full factorial to the same precision (95% CI ±{:.4f} on the culprits): {} runs, {} builds, ~{:.0f} s"
-                     " — the search cost {:.2f}x its runs, {:.2f}x its wall\n",
+                     " — the search cost {:.2f}x its runs, {:.2f}x its wall (both at the unit costs)\n",
                      r.half_width, ff.runs, ff.builds, ff.wall_s, ff.runs ? static_cast<double>(r.runs) / static_cast<double>(ff.runs) : 0.0,
-                     ff.wall_s > 0 ? o.wall_s / ff.wall_s : 0.0);
+                     ff.wall_s > 0 ? r.used.wall_s / ff.wall_s : 0.0);
   if (o.split.culprits.empty()) out += "no culprit\n";
   const auto mechanisms = [&](const search::culprit& c) {
     std::string text;
@@ -482,9 +485,12 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   // and each configuration with its layouts (runs count every layout's invocations).
   r.full_matrix_runs <<= std::min<std::size_t>(screen.not_timed.size(), 20);
   r.full_matrix_runs *= std::max(1, s.layouts);
+  // Priced again now that this search's own builds and runs are recorded (a first search found none).
+  const search::unit_costs after = recorded_costs(store, q.s.metric, q.scenario ? &*q.scenario : nullptr);
+  r.used = search::priced(r.builds, r.runs, after);
   r.full_factorial = search::priced(r.full_factorial.builds << std::min<std::size_t>(screen.not_timed.size(), 20),
                                     (r.full_factorial.runs << std::min<std::size_t>(screen.not_timed.size(), 20)) * std::max(1, s.layouts),
-                                    costs);
+                                    after);
 
   toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes);
   if (s.counts) count_interactions(q, space.from, arms, oracle, store, o.split, screen);
@@ -494,6 +500,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
     return std::find(o.screen.not_timed.begin(), o.screen.not_timed.end(), t) != o.screen.not_timed.end();
   });
   o.costs = costs;
+  o.priced_with = after;
   o.wall_s = seconds_since(t0);
   if (q.scenario) {  // nothing was built or run: the wall the runs and builds stand for
     o.wall_s = o.r.used.wall_s;
