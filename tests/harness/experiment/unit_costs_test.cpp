@@ -9,6 +9,7 @@
 #include <random>
 
 #include "harness/experiment/experiment.hpp"
+#include "tests/harness/experiment/build_rows.hpp"
 
 namespace abtest {
 namespace {
@@ -28,15 +29,7 @@ class unit_costs_test : public ::testing::Test {
     fs::remove_all(dir_);
   }
   void build(const std::string& key, double seconds, db::build_status status, bool configured) {
-    db::build_record b;
-    b.variant = key;
-    b.source_dir = dir_.string();
-    b.build_dir = (dir_ / key).string();
-    b.duration_s = seconds;
-    b.status = status;
-    b.machine_id = current_machine(*store_);
-    if (configured) b.details["configured"] = true;
-    store_->insert_build(b);
+    store_->insert_build(test::build_row(dir_, key, seconds, status, current_machine(*store_), configured));
   }
 
   fs::path dir_;
