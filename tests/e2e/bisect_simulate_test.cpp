@@ -216,6 +216,28 @@ TEST(bisect_simulate, metric_must_exist) {
   EXPECT_NE(r.err.find("--metric"), std::string::npos) << r.err;
 }
 
+// Issue #27: the plan is printed before anything is built, and --design overrides it.
+TEST(bisect_simulate, design_overrides_the_priced_plan) {
+  scratch dir("bisect-design");
+  const std::string db = (dir.path() / "r.db").string();
+  const auto text = run_abtest({"--db", db, "bisect", "--simulate", (scenarios / "incident.json").string(), "--seed", seed});
+  ASSERT_EQ(text.code, 1) << text.err;
+  const auto plan = text.err.find("plan (cheapest in wall time): half 2^(5-1) E=ABCD");
+  ASSERT_NE(plan, std::string::npos) << text.err;
+  EXPECT_LT(plan, text.err.find("bisect ")) << "the plan comes before the search starts";
+  EXPECT_NE(text.out.find("a full factorial to the same precision"), std::string::npos) << text.out;
+  const auto r = run_abtest({"--json", "--db", db, "bisect", "--simulate", (scenarios / "incident.json").string(), "--seed", seed,
+                             "--design", "group"});
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["method"], "group testing");
+  EXPECT_EQ(j["plan"]["reason"], "--design group");
+  EXPECT_LT(j["builds"].get<int>(), 16) << "group testing builds few configurations";
+  const auto bad = run_abtest({"--db", db, "bisect", "--simulate", (scenarios / "incident.json").string(), "--design", "fractional"});
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--design"), std::string::npos) << bad.err;
+}
+
 TEST(matrix_simulate, half_fraction_attributes_the_interaction) {
   scratch dir("matrix-interaction");
   const auto r = run_abtest({"--json", "--db", (dir.path() / "r.db").string(), "matrix", "--simulate",
