@@ -487,6 +487,9 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   r.full_matrix_runs *= std::max(1, s.layouts);
   // Priced again now that this search's own builds and runs are recorded (a first search found none).
   const search::unit_costs after = recorded_costs(store, q.s.metric, q.scenario ? &*q.scenario : nullptr);
+  // Every configuration built counts, the single-toggle builds that check buildability and failed
+  // ones too, not only those the search measured.
+  r.builds = std::max(r.builds, arms.configurations());
   r.used = search::priced(r.builds, r.runs, after);
   r.full_factorial = search::priced(r.full_factorial.builds << std::min<std::size_t>(screen.not_timed.size(), 20),
                                     (r.full_factorial.runs << std::min<std::size_t>(screen.not_timed.size(), 20)) * std::max(1, s.layouts),
