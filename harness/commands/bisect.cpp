@@ -3,6 +3,7 @@
 // the search is one too. Phases: resolve → build arms → search → attribute → report, the last
 // reading one outcome for the terminal and for --json alike.
 #include "harness/commands/bisect.hpp"
+#include "harness/commands/bisect_plan.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -339,30 +340,6 @@ nlohmann::json terms_json(const std::vector<search::culprit>& list, const counts
   return out;
 }
 
-nlohmann::json price_json(const search::price& p) { return {{"runs", p.runs}, {"builds", p.builds}, {"wall_s", p.wall_s}}; }
-
-// The plan and its price, as printed before anything is built and stored in the JSON.
-nlohmann::json plan_json(const search::search_plan& p, const search::unit_costs& u) {
-  nlohmann::json alternatives = nlohmann::json::array();
-  for (const auto& a : p.alternatives) alternatives.push_back({{"design", a.label}, {"price", price_json(a.expected)}});
-  return {{"design", p.chosen.label},
-          {"rounds", p.chosen.rounds},
-          {"price", price_json(p.chosen.expected)},
-          {"reason", p.reason},
-          {"alternatives", alternatives},
-          {"costs", {{"build_s", u.build_s}, {"run_s", u.run_s}, {"sigma", u.sigma}, {"basis", u.basis}}}};
-}
-
-std::string plan_text(const search::search_plan& p) {
-  const auto line = [](const search::priced_design& d) {
-    return fmt::format("{}: {} runs, {} builds, ~{:.0f} s", d.label, d.expected.runs, d.expected.builds, d.expected.wall_s);
-  };
-  std::string others;
-  for (const auto& a : p.alternatives)
-    if (a.label != p.chosen.label) others += (others.empty() ? "" : "; ") + line(a);
-  return fmt::format("plan ({}): {}{}", p.reason, line(p.chosen), others.empty() ? "" : " (" + others + ")");
-}
-
 nlohmann::json to_json(const toggle_outcome& o) {
   return {{"experiment", o.experiment},
           {"from", o.r.from_key},
@@ -428,14 +405,6 @@ std::string to_text(const toggle_outcome& o) {
   return out;
 }
 
-search::design_choice parse_design_flag(const std::string& text) {
-  try {
-    return search::parse_design_choice(text);
-  } catch (const std::invalid_argument& e) {
-    throw usage_error_from(e);
-  }
-}
-
 // The plan and its price, on stderr before anything is built (the search re-plans with the noise its
 // first comparison measures). A forced design that does not fit the toggles is a usage error here.
 void announce_plan(const toggle_request& q, const search::unit_costs& costs, search::design_choice design,
@@ -443,15 +412,7 @@ void announce_plan(const toggle_request& q, const search::unit_costs& costs, sea
   std::vector<std::string> exclude = inert_toggles(q.m, q.to);
   const auto k = static_cast<int>(search::differing_factors(search_toggles(q.m), q.from.levels, q.to.levels, exclude).size());
   if (k == 0) return;
-  search::plan_options po;
-  po.design = design;
-  po.matrix_rounds = q.mm.rounds;
-  search::search_plan plan;
-  try {
-    plan = search::plan_search(k, costs, po);
-  } catch (const std::invalid_argument& e) {
-    throw usage_error_from(e);
-  }
+  const search::search_plan plan = plan_or_usage_error(k, costs, design, q.mm.rounds);
   if (!g.quiet && !g.json) fmt::print(stderr, "{}\n  priced with: {}\n", plan_text(plan), costs.basis);
 }
 
