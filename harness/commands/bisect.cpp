@@ -3,6 +3,7 @@
 // the search is one too. Phases: resolve → build arms → search → attribute → report, the last
 // reading one outcome for the terminal and for --json alike.
 #include "harness/commands/bisect.hpp"
+#include "harness/commands/bisect_plan.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -22,6 +23,7 @@
 #include "harness/experiment/experiment.hpp"
 #include "harness/report/mechanisms.hpp"
 #include "harness/experiment/simulation.hpp"
+#include "harness/experiment/unit_costs.hpp"
 #include "harness/search/toggle_bisect.hpp"
 
 namespace abtest::cli {
@@ -252,11 +254,14 @@ struct toggle_outcome {
   bool regression = false;  // the overall verdict, or a supported term, makes the metric worse
   std::vector<std::string> notes;
   double wall_s = 0;
+  std::string wall_basis = "measured";  // or "modeled" (--simulate: runs and builds at the unit costs)
+  search::unit_costs costs;             // what the plan was priced with, before anything was built
+  search::unit_costs priced_with;       // what the search and the full factorial were priced with, after
   counts_screen screen;  // --counts: the mechanism blocks of the culprits' toggles
 };
 
 toggle_outcome attribute(std::string parent, const std::string& metric, search::bisect_report r, std::vector<std::string> notes) {
-  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, {}};
+  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, "measured", {}, {}, {}};
   const stats::better better = metric_direction(metric);
   o.split = search::split_by_direction(o.r, better);
   // A supported term that makes the metric worse (a time rise, a rate fall) is a regression, whichever
@@ -326,6 +331,7 @@ nlohmann::json terms_json(const std::vector<search::culprit>& list, const counts
     nlohmann::json j = {{"toggles", c.toggles}, {"effect", c.effect}, {"ci_low", c.ci_low}, {"ci_high", c.ci_high},
                         {"ratio", std::exp(c.effect)}};
     if (c.confirmed) j["confirmed"] = *c.confirmed;
+    if (!c.support.empty()) j["support"] = c.support;
     if (!screen.experiment.empty()) {
       j["mechanisms"] = nlohmann::json::array();
       for (const auto* block : term_blocks(c, screen)) j["mechanisms"].push_back(counts::to_json(*block));
@@ -350,10 +356,17 @@ nlohmann::json to_json(const toggle_outcome& o) {
                                                                          {"not_timed", o.screen.not_timed}}},
           {"skipped", o.r.skipped},
           {"runs", o.r.runs},
+          {"builds", o.r.builds},
+          {"full_factorial", price_json(o.r.full_factorial)},
+          {"half_width", o.r.half_width},
+          {"plan", plan_json(o.r.plan, o.costs)},
           {"full_matrix_runs", o.r.full_matrix_runs},
           {"comparisons", o.r.comparisons},
           {"method", o.r.method},
           {"wall_s", o.wall_s},
+          {"wall_basis", o.wall_basis},
+          {"priced_wall_s", o.r.used.wall_s},
+          {"priced_with", {{"build_s", o.priced_with.build_s}, {"run_s", o.priced_with.run_s}, {"basis", o.priced_with.basis}}},
           {"notes", o.notes}};
 }
 
@@ -364,8 +377,13 @@ std::string to_text(const toggle_outcome& o) {
   out += fmt::format("{} vs {} on {}: {} (ratio {:.4f}, 95% CI {:.4f}–{:.4f})\n", r.to_key, r.from_key, o.metric,
                      stats::verdict_label(o.metric, r.overall.verdict), r.overall.estimate.ratio(), r.overall.estimate.ratio_low(),
                      r.overall.estimate.ratio_high());
-  out += fmt::format("method: {}; {} comparisons, {} runs (the full matrix: {} runs); {:.1f} s\n", r.method, r.comparisons, r.runs,
-                     r.full_matrix_runs, o.wall_s);
+  const auto& ff = r.full_factorial;
+  out += fmt::format("method: {}; {} comparisons, {} runs, {} builds, {:.0f} s {} (~{:.0f} s at the unit costs)\n", r.method,
+                     r.comparisons, r.runs, r.builds, o.wall_s, o.wall_basis, r.used.wall_s);
+  out += fmt::format("a full factorial to the same precision (95% CI ±{:.4f} on the culprits): {} runs, {} builds, ~{:.0f} s"
+                     " — the search cost {:.2f}x its runs, {:.2f}x its wall (both at the unit costs)\n",
+                     r.half_width, ff.runs, ff.builds, ff.wall_s, ff.runs ? static_cast<double>(r.runs) / static_cast<double>(ff.runs) : 0.0,
+                     ff.wall_s > 0 ? r.used.wall_s / ff.wall_s : 0.0);
   if (o.split.culprits.empty()) out += "no culprit\n";
   const auto mechanisms = [&](const search::culprit& c) {
     std::string text;
@@ -388,6 +406,19 @@ std::string to_text(const toggle_outcome& o) {
   return out;
 }
 
+// The plan and its price, on stderr before anything is built (the search re-plans with the noise its
+// first comparison measures). A forced design that does not fit the toggles is a usage error here.
+// Returns the shape of the chosen design, for the step lines.
+search_shape announce_plan(const toggle_request& q, const search::unit_costs& costs, search::design_choice design,
+                           const global_options& g) {
+  std::vector<std::string> exclude = inert_toggles(q.m, q.to);
+  const auto k = static_cast<int>(search::differing_factors(search_toggles(q.m), q.from.levels, q.to.levels, exclude).size());
+  if (k == 0) return search_shape::factorial;
+  const search::search_plan plan = plan_or_usage_error(k, costs, design, q.mm.rounds);
+  if (!g.quiet && !g.json) fmt::print(stderr, "{}\n  priced with: {}\n", plan_text(plan), costs.basis);
+  return plan.chosen.design == search::design_choice::group ? search_shape::group : search_shape::factorial;
+}
+
 int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const auto t0 = std::chrono::steady_clock::now();
   toggle_request q;
@@ -398,7 +429,12 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   bo.targets = targets_for(q.m, {benchmark_of(q.s.metric)});  // only the program the metric comes from
   const experiment_context ctx = context_for(g);
   variant_arms arms(q.m, store, ctx, bo, q.scenario.has_value());
+  const search::unit_costs costs = recorded_costs(store, q.s.metric, q.scenario ? &*q.scenario : nullptr);
+  const search::design_choice design = parse_design_flag(f.design);
+  const search_shape shape = announce_plan(q, costs, design, g);
   search_space space = build_arms(q, arms);
+  space.opts.design = design;
+  space.opts.costs = costs;
 
   oracle_settings s = q.s;
   s.parent = create_parent(store, q.m, {space.from, arm_plan{q.to.key(q.m), q.to.levels, "candidate", {}, {}, std::nullopt, {}, {}}},
@@ -409,7 +445,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   // One line per step: where the search is, what it found so far, about how long is left.
   const auto specs = search_toggles(q.m);
   bisect_progress steps(ctx, specs, search::differing_factors(specs, q.from.levels, q.to.levels, space.opts.exclude).size(),
-                        space.opts.factorial_limit);
+                        shape);
   oracle.set_listener(steps.listener());
   counts_screen screen;
   if (s.counts) screen = screen_counts(q, arms, oracle, store, space);
@@ -418,6 +454,15 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   // and each configuration with its layouts (runs count every layout's invocations).
   r.full_matrix_runs <<= std::min<std::size_t>(screen.not_timed.size(), 20);
   r.full_matrix_runs *= std::max(1, s.layouts);
+  // Priced again now that this search's own builds and runs are recorded (a first search found none).
+  const search::unit_costs after = recorded_costs(store, q.s.metric, q.scenario ? &*q.scenario : nullptr);
+  // Every configuration built counts, the single-toggle builds that check buildability and failed
+  // ones too, not only those the search measured.
+  r.builds = std::max(r.builds, arms.configurations());
+  r.used = search::priced(r.builds, r.runs, after);
+  r.full_factorial = search::priced(r.full_factorial.builds << std::min<std::size_t>(screen.not_timed.size(), 20),
+                                    (r.full_factorial.runs << std::min<std::size_t>(screen.not_timed.size(), 20)) * std::max(1, s.layouts),
+                                    after);
 
   toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes);
   if (s.counts) count_interactions(q, space.from, arms, oracle, store, o.split, screen);
@@ -426,7 +471,13 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   std::erase_if(o.r.skipped, [&](const std::string& t) {  // the screen's are listed apart, as not timed
     return std::find(o.screen.not_timed.begin(), o.screen.not_timed.end(), t) != o.screen.not_timed.end();
   });
+  o.costs = costs;
+  o.priced_with = after;
   o.wall_s = seconds_since(t0);
+  if (q.scenario) {  // nothing was built or run: the wall the runs and builds stand for
+    o.wall_s = o.r.used.wall_s;
+    o.wall_basis = "modeled";
+  }
   store_outcome(store, o, space.opts.search_margin);
   if (g.json) std::cout << to_json(o).dump(2) << "\n";
   else if (!g.quiet) fmt::print("{}", to_text(o));
@@ -443,6 +494,8 @@ static const registrar reg(40, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--metric", f->metric, "the metric searched (default: proof.total_s, else the only <bench>.total_s)");
   cmd->add_option("--commits", f->commits, "GOOD..BAD: find the first commit that is slower than GOOD");
   cmd->add_option("--toggle,-t", f->toggles, "with --commits: the variant built at every commit (default: base)");
+  cmd->add_option("--design", f->design, "auto (the cheapest to the precision needed), full, half (resolution V) or group (testing)")
+      ->check(CLI::IsMember({"auto", "full", "half", "group"}));
   add_measurement_options(cmd, f->measure, {.rounds_help = "fixed rounds per comparison and matrix (default: adaptive, 10–50; matrix 6)",
                                             .seed_help = "seed of the round orders (default: random, recorded)"});
   add_evidence_options(cmd, f->evidence, "run each A/B comparison's two variants at once, one core each (needs --rounds)",

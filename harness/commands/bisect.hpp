@@ -20,6 +20,7 @@ struct bisect_flags {
   // --rounds (0: adaptive comparisons and a 6-round matrix), --margin, --param, --simulate, --seed, --jobs
   measurement_flags measure{.rounds = 0};
   evidence_flags evidence;  // --layouts, --duet, --counts, --pin: for every comparison of the search
+  std::string design = "auto";  // --design auto|full|half|group (search::plan_search)
 };
 
 // The flags checked (check_evidence) and copied into the oracle's settings; `warmups` are the

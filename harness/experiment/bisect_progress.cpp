@@ -44,17 +44,17 @@ std::string format_step_line(const bisect_step_line& l) {
                      l.left_s ? "≈" + format_eta(std::max(0.0, *l.left_s)) + " left" : "time left not known yet");
 }
 
-int expected_bisect_steps(std::size_t differing, std::size_t culprits, int factorial_limit) {
+int expected_bisect_steps(std::size_t differing, std::size_t culprits, search_shape shape) {
   const int c = static_cast<int>(std::max<std::size_t>(culprits, 1));
   if (differing <= 1) return 1 + 2 * c;
-  if (static_cast<int>(differing) <= factorial_limit) return 2 + 2 * c;
+  if (shape == search_shape::factorial) return 2 + 2 * c;
   const int depth = static_cast<int>(std::ceil(std::log2(static_cast<double>(differing))));
   return 1 + c * (2 * depth + 2);
 }
 
 bisect_progress::bisect_progress(const experiment_context& ctx, std::vector<search::toggle_spec> specs, std::size_t differing,
-                                 int factorial_limit)
-    : ctx_(ctx), specs_(std::move(specs)), differing_(differing), factorial_limit_(factorial_limit), t0_(std::chrono::steady_clock::now()) {}
+                                 search_shape shape)
+    : ctx_(ctx), specs_(std::move(specs)), differing_(differing), shape_(shape), t0_(std::chrono::steady_clock::now()) {}
 
 std::vector<std::string> bisect_progress::changes(const search::levels& from, const search::levels& to) const {
   std::vector<std::string> out;
@@ -69,7 +69,7 @@ std::vector<std::string> bisect_progress::changes(const search::levels& from, co
 void bisect_progress::starts(bisect_step_line line) {
   line.step = ++step_;
   line.culprits = culprits_;
-  line.expected = expected_bisect_steps(differing_, culprits_.size(), factorial_limit_);
+  line.expected = expected_bisect_steps(differing_, culprits_.size(), shape_);
   if (step_ > 1) {
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     line.left_s = spent / (step_ - 1) * (std::max(line.expected, step_) - step_ + 1);

@@ -32,10 +32,11 @@ struct bisect_step_line {
 std::string format_step_line(const bisect_step_line& line);
 
 // About how many comparisons a toggle bisection of `differing` toggles takes when it finds
-// `culprits` (at least one is assumed): with k ≤ factorial_limit, the overall A/B, the matrix and
-// two confirmations per culprit; above, the overall A/B, about 2⌈log2 k⌉ group comparisons per
-// culprit and its two confirmations (search/toggle_bisect.hpp).
-int expected_bisect_steps(std::size_t differing, std::size_t culprits, int factorial_limit);
+// `culprits` (at least one is assumed): with a factorial design, the overall A/B, the matrix and two
+// confirmations per culprit; with group testing, the overall A/B, about 2⌈log2 k⌉ group comparisons
+// per culprit and its two confirmations (search/toggle_bisect.hpp, the plan of search/price.hpp).
+enum class search_shape { factorial, group };
+int expected_bisect_steps(std::size_t differing, std::size_t culprits, search_shape shape);
 
 // Follows an experiment_oracle through a toggle bisection and reports one `note` line per step
 // (context.hpp: its own line in a terminal and in a log). A culprit is "found" when a comparison
@@ -43,9 +44,9 @@ int expected_bisect_steps(std::size_t differing, std::size_t culprits, int facto
 // a group search's last split or a confirmation.
 class bisect_progress {
  public:
-  // `differing`: the toggles the search attributes among (differing_factors); `factorial_limit`
-  // as in search_options.
-  bisect_progress(const experiment_context& ctx, std::vector<search::toggle_spec> specs, std::size_t differing, int factorial_limit);
+  // `differing`: the toggles the search attributes among (differing_factors); `shape`: the design
+  // the plan chose.
+  bisect_progress(const experiment_context& ctx, std::vector<search::toggle_spec> specs, std::size_t differing, search_shape shape);
   oracle_listener listener();
 
  private:
@@ -56,7 +57,7 @@ class bisect_progress {
   const experiment_context& ctx_;
   std::vector<search::toggle_spec> specs_;
   std::size_t differing_ = 0;
-  int factorial_limit_ = 6;
+  search_shape shape_ = search_shape::factorial;
   int step_ = 0;
   std::optional<stats::verdict> direction_;  // the overall comparison's, once known
   std::vector<std::string> culprits_;

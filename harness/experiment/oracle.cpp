@@ -286,7 +286,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     for (;;) {
       e = stats::msprt_interval(paired_differences(r), adaptive_tau, request.alpha);
       if (stats::decide(e, request.margin, metric_direction(s_.metric)).value != stats::verdict::inconclusive ||
-          r.plan.rounds >= cap)
+          search::settled_on_side(e, request.settle_side, request.margin) || r.plan.rounds >= cap)
         break;
       r.plan.rounds += 1;
       measure_missing(r);

@@ -154,6 +154,8 @@ class variant_arms {
   std::optional<arm_plan> operator()(const search::levels& levels);
   // The last lines of the build log of a variant that failed (empty otherwise).
   std::string failure(const std::string& key) const;
+  // Configurations this provider prepared (built or stood in), failed builds included.
+  int configurations() const { return static_cast<int>(cache_.size()); }
   // The `k` layout arms of an arm this provider built (experiment_oracle::relinker), linked once per
   // variant and seed; with a scenario, seeded copies (nothing to link).
   std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k);

@@ -43,13 +43,33 @@ factorial_outcome attribute(const design& plan, const std::vector<std::vector<do
 }
 
 factorial_outcome factorial_search(search_session& session, const levels& from, const std::vector<factor>& factors,
-                                   int rounds, double alpha, double margin) {
-  const int k = static_cast<int>(factors.size());
-  const design plan = k <= 4 ? full_factorial(k) : fractional_factorial(k);
+                                   const design& plan, int rounds, double alpha, double margin) {
   std::vector<levels> configs;
   for (const std::vector<int>& run : plan.runs) configs.push_back(apply(from, factors, run));
   const matrix_result m = session.run_matrix(configs, rounds);
   return attribute(plan, m.log_values, alpha, margin);
+}
+
+stats::verdict_result four_cells(search_session& session, const levels& from, const std::vector<factor>& factors, int i,
+                                 int j, const stats::sequential_options& o, stats::log_estimate& estimate) {
+  const design cells = full_factorial(2);  // Yates order: 0, i, j, both
+  const std::vector<factor> pair{factors[static_cast<std::size_t>(i)], factors[static_cast<std::size_t>(j)]};
+  std::vector<levels> configs;
+  for (const std::vector<int>& run : cells.runs) configs.push_back(apply(from, pair, run));
+  stats::adaptive_monitor monitor(o);
+  int spent = 0;
+  while (!monitor.should_stop() && spent < o.max_rounds) {
+    const int batch = std::min(spent == 0 ? std::max(o.min_rounds, 2) : 5, o.max_rounds - spent);
+    const matrix_result m = session.run_matrix(configs, batch);
+    spent += batch;
+    for (int r = 0; r < batch && !monitor.should_stop(); ++r) {
+      const auto y = [&](int c) { return m.log_values[static_cast<std::size_t>(c)][static_cast<std::size_t>(r)]; };
+      const double d = y(3) - y(1) - y(2) + y(0);
+      if (std::isfinite(d)) monitor.add(d);
+    }
+  }
+  estimate = monitor.current();
+  return monitor.current_verdict();
 }
 
 }  // namespace abtest::search

@@ -6,6 +6,7 @@
 #include "harness/search/design.hpp"
 #include "harness/search/effects.hpp"
 #include "harness/search/oracle.hpp"
+#include "harness/stats/confidence_sequence.hpp"
 
 namespace abtest::search {
 
@@ -26,8 +27,17 @@ std::vector<term_effect> culprits_among(const std::vector<term_effect>& refit, d
 factorial_outcome attribute(const design& plan, const std::vector<std::vector<double>>& log_values, double alpha,
                             double margin);
 
-// Runs the matrix for `factors` between from (all 0) and the factors' high levels, then attribute().
+// Runs the matrix `plan` (a design over `factors`) between from (all 0) and the factors' high levels,
+// then attribute().
 factorial_outcome factorial_search(search_session& session, const levels& from, const std::vector<factor>& factors,
-                                   int rounds, double alpha, double margin);
+                                   const design& plan, int rounds, double alpha, double margin);
+
+// A confirmation experiment of a pair's four cells (from, from + i, from + j, from + both), run in
+// batches of rounds (the first `o.min_rounds`, then 5 at a time) until the always-valid confidence
+// sequence of the per-round interaction contrast d = y_ij − y_i − y_j + y_0 (the pair's 0/1 γ_ij) is
+// decisive under o.margin — SLOWER or FASTER, or SAME inside ±margin — or o.max_rounds are spent.
+// Rounds with a missing cell are left out.
+stats::verdict_result four_cells(search_session& session, const levels& from, const std::vector<factor>& factors, int i,
+                                 int j, const stats::sequential_options& o, stats::log_estimate& estimate);
 
 }  // namespace abtest::search

@@ -21,6 +21,7 @@ class searcher {
     how_.margin = margin;
     how_.alpha = alpha;
     how_.settled = [this](const comparison& c) { return classify(c) != outcome::unknown; };
+    how_.settle_side = up ? 1 : -1;  // "good" needs only the searched side ruled out (classify)
   }
 
   outcome classify(const comparison& c) const {
@@ -97,12 +98,25 @@ class searcher {
     if (b.empty()) b = h2;
     std::vector<int> set = join(a, b);
     std::sort(set.begin(), set.end());
+    prune(set, context);
     const auto [o, e] = test(join(set, context));
     if (o != outcome::bad) {
       mark(set);
       return {};
     }
     return {group_culprit{set, *e}};
+  }
+
+  // 1-minimality (ddmin): a member without which the set, with `context` on, still reproduces the
+  // effect is not needed — a noisy halving can pull a bystander into the set it keeps on, and a
+  // pair must not grow a spurious third member. Down to two members; a pair is the caller's to check.
+  void prune(std::vector<int>& set, const std::vector<int>& context) {
+    for (std::size_t i = 0; i < set.size() && set.size() > 2;) {
+      std::vector<int> rest = set;
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+      if (test(join(rest, context)).first == outcome::bad) set = std::move(rest);
+      else ++i;
+    }
   }
 
   static std::vector<int> join(const std::vector<int>& x, const std::vector<int>& y) {

@@ -32,8 +32,9 @@ struct group_outcome {
 //   a single factor is always measured, so a wrong inference shows up at the leaf and is sent back to
 //   the nearest measured ancestor, which then tests H2: bad → search it; good with H1 good → the effect
 //   needs factors from both halves (an interaction): as in ddmin (Zeller & Hildebrandt 2002), find the
-//   needed part A of H1 with H2 kept on, then the needed part B of H2 with A kept on, and report A ∪ B
-//   as one culprit set; otherwise the set is unresolved.
+//   needed part A of H1 with H2 kept on, then the needed part B of H2 with A kept on, prune A ∪ B to
+//   1-minimal (a member without which the rest still reproduces the effect is dropped, down to a
+//   pair) and report it as one culprit set; otherwise the set is unresolved.
 // With one culprit among k factors this costs between ⌈log2 k⌉ and 2⌈log2 k⌉ comparisons, 1.5 per level
 // on average (memoised in the session).
 // Noisy splitting in the sense of Karp & Kleinberg (2007); group testing: Du & Hwang (2000).

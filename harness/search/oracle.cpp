@@ -1,6 +1,9 @@
 // The memoising search session over an oracle.
 #include "harness/search/oracle.hpp"
 
+#include <cmath>
+#include <limits>
+
 namespace abtest::search {
 
 const comparison& search_session::ask(const levels& from, const levels& to, const ask_options& how) {
@@ -10,21 +13,38 @@ const comparison& search_session::ask(const levels& from, const levels& to, cons
 }
 
 comparison search_session::measure(const levels& from, const levels& to, const ask_options& how) {
+  saw(from);
+  saw(to);
   comparison c;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    c = oracle_.compare(from, to, comparison_request{how.margin, how.alpha, attempt});
+    c = oracle_.compare(from, to, comparison_request{how.margin, how.alpha, attempt, how.settle_side});
     ++comparisons_;
     runs_ += c.runs;
     rounds_ += c.rounds;
+    if (c.estimate.n >= 2 && std::isfinite(c.estimate.spread)) {
+      squares_ += (c.estimate.n - 1) * c.estimate.spread * c.estimate.spread;
+      df_ += c.estimate.n - 1;
+    }
     if (how.settled ? how.settled(c) : c.verdict != stats::verdict::inconclusive) break;
   }
   return c;
 }
 
 matrix_result search_session::run_matrix(const std::vector<levels>& configs, int rounds) {
+  for (const levels& c : configs) saw(c);
   matrix_result m = oracle_.run_matrix(configs, rounds);
   runs_ += m.runs;
   return m;
+}
+
+bool settled_on_side(const stats::log_estimate& e, int side, double margin) {
+  if (!e.has_ci || side == 0) return false;
+  const double band = std::log1p(margin);
+  return side > 0 ? e.ci_high < band : e.ci_low > -band;
+}
+
+double search_session::pooled_sigma() const {
+  return df_ > 0.0 ? std::sqrt(squares_ / df_ / 2.0) : std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace abtest::search

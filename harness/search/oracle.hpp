@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -18,7 +19,15 @@ struct comparison_request {
   double margin = stats::default_margin;  // the practical margin δ the verdict uses
   double alpha = 0.05;  // error level of the comparison's CI (a search splits its error budget over many)
   int attempt = 0;      // 0 the first time; 1 when asked again after INCONCLUSIVE: spend more rounds
+  // One-sided equivalence: an adaptive comparison also stops once its always-valid CI rules out a
+  // material effect (beyond ln(1 + margin)) on this side: +1 up, −1 down, 0 only decisive verdicts.
+  // What a confirmation or a group test needs to know ("not slower") is then known; more rounds to
+  // tell SAME from FASTER would be spent up to the cap for nothing.
+  int settle_side = 0;
 };
+
+// Whether `e` settles a one-sided question (comparison_request::settle_side) at `margin`.
+bool settled_on_side(const stats::log_estimate& e, int side, double margin);
 
 // One A/B of `to` (candidate) against `from` (baseline) on the search's metric.
 struct comparison {
@@ -51,6 +60,7 @@ struct ask_options {
   double margin = stats::default_margin;
   double alpha = 0.05;
   std::function<bool(const comparison&)> settled;
+  int settle_side = 0;  // comparison_request::settle_side
 };
 
 // A search's access to the oracle: memoises comparisons by canonical variant keys, asks again when an
@@ -69,12 +79,22 @@ class search_session {
   int comparisons() const { return comparisons_; }  // oracle calls, retries included
   int runs() const { return runs_; }
   int rounds() const { return rounds_; }  // rounds spent in comparisons (matrix rounds not included)
+  int builds() const { return static_cast<int>(configurations_.size()); }  // distinct variants measured
+  // σ̂ of one run's log value from the comparisons so far: their per-round differences pooled
+  // (sd √2·σ); NaN before any comparison with two rounds.
+  double pooled_sigma() const;
+  double pooled_df() const { return df_; }  // its degrees of freedom, Σ (n − 1)
   const std::vector<toggle_spec>& toggles() const { return toggles_; }
 
  private:
   oracle& oracle_;
   std::vector<toggle_spec> toggles_;
+  void saw(const levels& variant) { configurations_.insert(variant_key(toggles_, variant)); }
+
   std::map<std::tuple<std::string, std::string, double, double>, comparison> memo_;
+  std::set<std::string> configurations_;
+  double squares_ = 0.0;  // Σ (n − 1)·spread² over the comparisons
+  double df_ = 0.0;       // Σ (n − 1)
   int comparisons_ = 0;
   int runs_ = 0;
   int rounds_ = 0;

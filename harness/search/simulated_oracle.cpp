@@ -16,7 +16,8 @@ comparison simulated_oracle::compare(const levels& from, const levels& to, const
   o.alpha = request.alpha;
   if (request.attempt > 0) o.max_rounds = options_.retry_max_rounds;
   stats::adaptive_monitor monitor(o);
-  while (!monitor.should_stop()) {
+  while (!monitor.should_stop() &&
+         !(monitor.rounds() >= o.min_rounds && settled_on_side(monitor.current(), request.settle_side, request.margin))) {
     const double b = simulate(scenario_, from, metric_, round_, rng_);
     const double v = simulate(scenario_, to, metric_, round_, rng_);
     ++round_;

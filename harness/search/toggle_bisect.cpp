@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include <boost/math/distributions/chi_squared.hpp>
 
 #include "harness/search/factorial_search.hpp"
 #include "harness/search/group_search.hpp"
@@ -36,8 +39,15 @@ bool confirm(search_session& session, const levels& to, const std::vector<factor
     const factor& f = factors[static_cast<std::size_t>(j)];
     without[f.toggle] = f.low;
   }
-  const comparison removed = session.measure(to, without, how);
-  return !moves_with_effect(removed) && removed.verdict != stats::verdict::inconclusive && moves_with_effect(added);
+  // "Not in the culprit's direction" is settled once the CI rules out a material move that way
+  // (equivalence on that side): no need to tell SAME from the opposite up to the round cap.
+  ask_options one_sided = how;
+  one_sided.settle_side = up ? 1 : -1;
+  one_sided.settled = [&](const comparison& c) {
+    return c.verdict != stats::verdict::inconclusive || settled_on_side(c.estimate, one_sided.settle_side, how.margin);
+  };
+  const comparison removed = session.measure(to, without, one_sided);
+  return !moves_with_effect(removed) && one_sided.settled(removed) && moves_with_effect(added);
 }
 
 levels with_members(const levels& from, const std::vector<factor>& factors, const std::vector<int>& members) {
@@ -58,6 +68,48 @@ attribution split_by_direction(const bisect_report& report, stats::better direct
   }
   return out;
 }
+
+namespace {
+
+// A pair holds up by strong heredity — both of its toggles supported main effects of their own — else
+// by its four cells: the interaction contrast decisive in the screen's direction, measured until its
+// confidence sequence decides (SAME inside ±search_margin ends it too, as not holding up), at most
+// 40 rounds. One parent is not enough: beside a true culprit, a chance pair with a bystander would
+// ride on it (the masking scenario showed 4 in 100).
+void confirm_pair(search_session& session, const levels& from, const std::vector<factor>& factors, culprit& c,
+                  const std::vector<int>& members, const std::vector<culprit>& mains, const search_options& options) {
+  const auto supported = [&](const std::string& name) {
+    return std::any_of(mains.begin(), mains.end(), [&](const culprit& m) {
+      return m.confirmed.value_or(false) && m.toggles == std::vector<std::string>{name};
+    });
+  };
+  if (std::all_of(c.toggles.begin(), c.toggles.end(), supported)) {
+    c.confirmed = true;
+    c.support = "heredity";
+    return;
+  }
+  stats::sequential_options o;
+  o.alpha = options.alpha;
+  o.margin = options.search_margin;
+  o.max_rounds = 40;
+  // The mixture's scale at the size the screen saw (its contrast has sd 2σ, twice an A/B's): a
+  // confidence sequence tuned to the effect it checks decides sooner (Johari et al. 2017, §4).
+  o.tau = std::max(o.tau, std::abs(c.effect));
+  stats::log_estimate e;
+  four_cells(session, from, factors, members[0], members[1], o, e);
+  c.confirmed = e.has_ci && (c.effect > 0.0 ? e.ci_low > 0.0 : e.ci_high < 0.0);
+  c.support = "four cells";
+}
+
+// The narrowest CI half-width among the supported terms; else `fallback`.
+double narrowest(const std::vector<culprit>& terms, double fallback) {
+  double h = std::numeric_limits<double>::infinity();
+  for (const culprit& c : terms)
+    if (c.confirmed.value_or(true) && std::isfinite(c.ci_high - c.ci_low)) h = std::min(h, (c.ci_high - c.ci_low) / 2.0);
+  return std::isfinite(h) ? h : fallback;
+}
+
+}  // namespace
 
 bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,
                              const search_options& options) {
@@ -81,45 +133,74 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   how.alpha = options.alpha;
   report.overall = session.ask(from, to_kept, how);
 
-  int rounds_per_arm = options.matrix_rounds;
-  if (k <= options.factorial_limit) {
-    factorial_outcome f = factorial_search(session, from, factors, options.matrix_rounds, options.alpha, options.margin);
+  // The noise measured so far, where the overall A/B measured it: its 80% upper confidence bound
+  // (χ² on the A/B's degrees of freedom), so that a low draw of a few rounds does not leave the
+  // matrix short of power.
+  unit_costs costs = options.costs;
+  if (const double s = session.pooled_sigma(); std::isfinite(s) && s > 0.0) {
+    const double df = session.pooled_df();
+    costs.sigma = s * std::sqrt(df / boost::math::quantile(boost::math::chi_squared(df), 0.2));
+  }
+  plan_options po;
+  po.design = options.design;
+  po.margin = options.search_margin;
+  po.alpha = options.alpha;
+  po.matrix_rounds = options.matrix_rounds;
+  report.plan = plan_search(k, costs, po);
+  const priced_design& chosen = report.plan.chosen;
+
+  std::vector<std::pair<culprit, std::vector<int>>> found;  // each term with its factor indices
+  double fallback_width = report.overall.estimate.has_ci ? (report.overall.estimate.ci_high - report.overall.estimate.ci_low) / 2.0
+                                                         : std::numeric_limits<double>::infinity();
+  int rounds_per_arm = chosen.rounds;
+  if (chosen.design != design_choice::group) {
+    const design plan = chosen.design == design_choice::full ? full_factorial(k) : fractional_factorial(k);
+    factorial_outcome f = factorial_search(session, from, factors, plan, chosen.rounds, options.alpha, options.margin);
     report.method = f.plan.kind == "full" ? "factorial full 2^" + std::to_string(k)
                                           : "factorial 2^(" + std::to_string(k) + "-" +
                                                 std::to_string(f.plan.generators.size()) + ")";
     for (const std::string& g : f.plan.generators) report.method += " " + g;
-    for (const term_effect& e : f.culprits) {
-      culprit c{names(factors, e.factors), e.estimate, e.ci_low, e.ci_high, std::nullopt};
-      if (options.confirm) {
-        const comparison added = session.measure(from, with_members(from, factors, e.factors), how);
-        c.confirmed = confirm(session, to_kept, factors, e.factors, e.estimate, added, how);
-      }
-      report.culprits.push_back(std::move(c));
-    }
+    for (const term_effect& e : f.culprits) found.push_back({{names(factors, e.factors), e.estimate, e.ci_low, e.ci_high, std::nullopt, ""}, e.factors});
     for (const std::vector<int>& t : f.screen.not_estimable) report.not_estimable.push_back(names(factors, t));
+    if (std::isfinite(f.screen.sigma) && f.screen.sigma > 0.0) costs.sigma = f.screen.sigma;
+    for (const term_effect& e : f.screen.effects)
+      if (e.factors.size() == 1 && std::isfinite(e.ci_high - e.ci_low)) fallback_width = std::min(fallback_width, (e.ci_high - e.ci_low) / 2.0);
     report.analysis = std::move(f.screen);
   } else {
     report.method = "group testing";
     // Bonferroni over the comparisons on one search path (2 per halving) keeps the chance that a
     // culprit-free half passes for a culprit small; the always-valid CI makes stopping free.
     const int depth = static_cast<int>(std::ceil(std::log2(static_cast<double>(k))));
-    const double alpha = options.alpha / (2.0 * depth);
+    const double alpha = options.alpha / (2.0 * std::max(1, depth));
     const group_outcome g = group_search(session, from, factors, report.overall, options.search_margin, alpha);
     for (const group_culprit& gc : g.culprits) {
       const stats::log_estimate& e = gc.evidence.estimate;
-      culprit c{names(factors, gc.factors), e.estimate, e.ci_low, e.ci_high, std::nullopt};
-      if (options.confirm) {
-        const comparison added = session.measure(from, with_members(from, factors, gc.factors), how);
-        c.confirmed = confirm(session, to_kept, factors, gc.factors, e.estimate, added, how);
-      }
-      report.culprits.push_back(std::move(c));
+      found.push_back({{names(factors, gc.factors), e.estimate, e.ci_low, e.ci_high, std::nullopt, ""}, gc.factors});
     }
     for (int j : g.unresolved) report.skipped.push_back(factors[static_cast<std::size_t>(j)].toggle);
+    if (const double s = session.pooled_sigma(); std::isfinite(s) && s > 0.0) costs.sigma = s;
     // The matrix at the same measuring effort: rounds per arm of an average comparison.
     rounds_per_arm = session.comparisons() ? (session.rounds() + session.comparisons() - 1) / session.comparisons() : 0;
   }
+  // Main effects (and sets the A/Bs can test) first, so that a pair can lean on a parent (heredity).
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+  for (auto& [c, members] : found) {
+    if (options.confirm && members.size() == 2) {
+      confirm_pair(session, from, factors, c, members, report.culprits, options);
+    } else if (options.confirm) {
+      const comparison added = session.measure(from, with_members(from, factors, members), how);
+      c.confirmed = confirm(session, to_kept, factors, members, c.effect, added, how);
+      c.support = "A/Bs";
+    }
+    report.culprits.push_back(std::move(c));
+  }
   report.comparisons = session.comparisons();
   report.runs = session.runs();
+  report.builds = session.builds();
+  report.used = priced(report.builds, report.runs, costs);
+  report.sigma = costs.sigma;
+  report.half_width = narrowest(report.culprits, fallback_width);
+  report.full_factorial = full_factorial_at(k, report.half_width, costs);
   report.full_matrix_runs = (1LL << std::min(k, 40)) * rounds_per_arm;
   return report;
 }

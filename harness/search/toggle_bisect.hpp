@@ -7,6 +7,7 @@
 
 #include "harness/search/effects.hpp"
 #include "harness/search/oracle.hpp"
+#include "harness/search/price.hpp"
 #include "harness/search/toggle_spec.hpp"
 
 namespace abtest::search {
@@ -18,8 +19,9 @@ struct search_options {
   // rounds at 2% noise instead of never.
   double search_margin = 0.02;
   double alpha = 0.05;         // family-wise level of the factorial screen (Holm)
-  int matrix_rounds = 6;       // RMIT rounds of the factorial matrix
-  int factorial_limit = 6;     // k ≤ this → factorial (full for k ≤ 4, resolution ≥ V fraction above)
+  int matrix_rounds = 0;       // RMIT rounds of a factorial matrix; 0 = as the plan sizes it (price.hpp)
+  design_choice design = design_choice::automatic;  // --design: auto picks the cheapest (plan_search)
+  unit_costs costs;            // what a build and a run cost, and the noise expected before any is measured
   bool confirm = true;         // run the two confirmation A/Bs per culprit
   std::vector<std::string> exclude;  // toggle ids left out (inert on this host, failed builds)
 };
@@ -29,10 +31,13 @@ struct culprit {
   double effect = 0.0;               // ln ratio attributed to the term (0/1 coding)
   double ci_low = 0.0;
   double ci_high = 0.0;
-  // The two A/Bs of DESIGN §7, measured afresh: to vs to−C is not in the culprit's direction, and
-  // from+C vs from is. false = a candidate the confirmations did not support (report it as such, not as
-  // a culprit); empty when confirmations were not run.
+  // A main effect: the two A/Bs of DESIGN §7, measured afresh: to vs to−C is not in the culprit's
+  // direction, and from+C vs from is. A pair: heredity (both of its toggles supported terms of their
+  // own) or else the four cells' interaction, significant and of the same sign — whichever way it
+  // pulls. false = a candidate that did not hold up (report it as such, not as a culprit); empty when
+  // confirmations were not run.
   std::optional<bool> confirmed;
+  std::string support;  // "A/Bs", "heredity", "four cells" (empty when not confirmed)
 };
 
 struct bisect_report {
@@ -40,12 +45,22 @@ struct bisect_report {
   std::string to_key;
   comparison overall;                // to vs from
   std::string method;                // "factorial full 2^3", "factorial 2^(5-1) E=ABCD", "group testing", "none"
+  search_plan plan;                  // the design run and its expected price (after the overall A/B's noise)
   std::vector<culprit> culprits;
   std::vector<std::string> skipped;  // toggle ids: excluded ones that differ, then ones left unresolved
   int comparisons = 0;               // oracle A/B calls, retries and confirmations included
   int runs = 0;                      // benchmark invocations spent, matrix included
-  // 2^k configurations at the same number of rounds: matrix_rounds on the factorial path, the mean
-  // rounds per comparison on the group-testing path.
+  int builds = 0;                    // distinct configurations measured
+  price used;                        // runs and builds at the unit costs (the wall they stand for)
+  // The full 2^k factorial that reaches the same 95% CI half-width on the culprits' effects
+  // (full_factorial_at): the honest comparison. `half_width` is the narrowest supported term's (so
+  // the factorial matches every culprit's precision), else the screen's or the overall A/B's; `sigma`
+  // the noise measured (matrix residual, else the comparisons' pooled).
+  price full_factorial;
+  double half_width = 0.0;
+  double sigma = 0.0;
+  // Kept for the JSON contract: 2^k configurations at the same number of rounds: the matrix's on the
+  // factorial path, the mean rounds per comparison on the group-testing path.
   long long full_matrix_runs = 0;
   std::optional<factorial_analysis> analysis;  // the screen, on the factorial path
   // Terms the matrix could not estimate (a configuration failed in every round), as toggle ids.
@@ -62,13 +77,15 @@ struct attribution {
 };
 attribution split_by_direction(const bisect_report& report, stats::better direction);
 
-// Compares `to` with `from`, then attributes the difference to toggles: k ≤ factorial_limit → a
-// factorial matrix (main effects and pairs screened with Holm in ±1 coding, the active terms — with
-// the main effects of active pairs, by effect heredity (Hamada & Wu 1992) — re-fitted in 0/1 coding;
-// a culprit is a re-fitted term significant after Holm and larger than the margin); beyond that,
-// adaptive group testing when the overall verdict is SLOWER or FASTER (see group_search.hpp), each
-// comparison at α / (2⌈log2 k⌉). Then the confirmation A/Bs. The overall and confirmation A/Bs use
-// search_margin and α. Throws std::invalid_argument on unknown toggles or levels.
+// Compares `to` with `from`, then plans (plan_search, with the noise the overall A/B measured) and
+// attributes the difference to toggles: a factorial design (full or resolution-V half) → main effects
+// and pairs screened with Holm in ±1 coding, the active terms — with the main effects of active pairs,
+// by effect heredity (Hamada & Wu 1992) — re-fitted in 0/1 coding; a culprit is a re-fitted term
+// significant after Holm and larger than the margin; group testing → adaptive splitting when the
+// overall verdict is SLOWER or FASTER (see group_search.hpp), each comparison at α / (2⌈log2 k⌉).
+// Then the confirmations (culprit::confirmed). The overall and confirmation A/Bs use search_margin
+// and α. Throws std::invalid_argument on unknown toggles or levels, or a forced design that does not
+// apply to the toggles.
 bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,
                              const search_options& options = {});
 

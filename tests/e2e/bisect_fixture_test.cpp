@@ -16,7 +16,7 @@ TEST(bisect_fixture, names_the_culprit_and_the_pair_and_skips_broken) {
   scratch dir("bisect-fixture");
   const auto r = run_abtest({"--json", "--manifest", manifest.string(), "--db", (dir.path() / "r.db").string(), "bisect",
                              "--to", "SLOW+PAIR1+PAIR2+BROKEN+NULL", "--metric", "planted.work_count", "--rounds", "3",
-                             "--seed", "5"});
+                             "--design", "full", "--seed", "5"});
   ASSERT_EQ(r.code, 1) << r.err;
   const auto j = json_of(r);
   EXPECT_EQ(j["from"], "base");
@@ -31,6 +31,12 @@ TEST(bisect_fixture, names_the_culprit_and_the_pair_and_skips_broken) {
   EXPECT_EQ(j["skipped"], nlohmann::json::array({"BROKEN"}));
   EXPECT_EQ(j["full_matrix_runs"].get<int>(), 16 * 3) << "SLOW, PAIR1, PAIR2, NULL: 2^4 configurations × 3 rounds";
   EXPECT_EQ(j["rejected"].size(), 0u);
+  // Issue #27: the price, beside the full factorial's at the culprits' precision (whole rounds of 16).
+  EXPECT_EQ(j["plan"]["design"], "full 2^4");
+  EXPECT_EQ(j["full_factorial"]["builds"].get<int>(), 16);
+  EXPECT_EQ(j["full_factorial"]["runs"].get<int>() % 16, 0) << j["full_factorial"];
+  EXPECT_GE(j["full_factorial"]["runs"].get<int>(), 32) << j["full_factorial"];
+  EXPECT_GE(j["builds"].get<int>(), 16);
 }
 
 // Issue #16: `bisect --counts` counts each toggle's variants first; LAYOUT (the same instructions, the
@@ -44,7 +50,7 @@ TEST(bisect_fixture, the_counts_screen_times_only_toggles_that_move_a_count) {
   scratch dir("bisect-counts");
   const auto r = run_abtest({"--json", "--manifest", manifest.string(), "--db", (dir.path() / "r.db").string(), "bisect",
                              "--to", "SLOW+PAIR1+PAIR2+LAYOUT+NULL", "--metric", "planted.work_count", "--rounds", "2",
-                             "--counts", "--seed", "5"});
+                             "--counts", "--design", "full", "--seed", "5"});
   ASSERT_EQ(r.code, 1) << r.err;
   const auto j = json_of(r);
   ASSERT_TRUE(j["counts_screen"].is_object()) << j.dump(2);

@@ -33,10 +33,10 @@ TEST(bisect_progress, a_step_line_says_where_the_search_is) {
 }
 
 TEST(bisect_progress, expected_steps_follow_the_search) {
-  EXPECT_EQ(expected_bisect_steps(4, 0, 6), 4);    // overall, matrix, two confirmations of one culprit
-  EXPECT_EQ(expected_bisect_steps(4, 2, 6), 6);
-  EXPECT_EQ(expected_bisect_steps(16, 1, 6), 11);  // overall, 2·4 group comparisons, 2 confirmations
-  EXPECT_EQ(expected_bisect_steps(16, 2, 6), 21);
+  EXPECT_EQ(expected_bisect_steps(4, 0, search_shape::factorial), 4);    // overall, matrix, two confirmations of one culprit
+  EXPECT_EQ(expected_bisect_steps(4, 2, search_shape::factorial), 6);
+  EXPECT_EQ(expected_bisect_steps(16, 1, search_shape::group), 11);  // overall, 2·4 group comparisons, 2 confirmations
+  EXPECT_EQ(expected_bisect_steps(16, 2, search_shape::group), 21);
 }
 
 TEST(bisect_progress, lines_count_steps_and_name_culprits_as_they_are_found) {

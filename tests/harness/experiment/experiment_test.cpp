@@ -12,6 +12,7 @@
 
 #include "harness/experiment/oracle.hpp"
 #include "harness/experiment/simulation.hpp"
+#include "tests/harness/experiment/build_rows.hpp"
 
 namespace abtest {
 namespace {
@@ -177,15 +178,7 @@ TEST_F(simulated_experiment, last_build_seconds_is_the_newest_ok_build_of_the_va
   other.hostname = "elsewhere";
   const std::int64_t there = store_->upsert_machine(other);
   auto build = [&](const std::string& key, double seconds, db::build_status status, std::int64_t machine, bool configured) {
-    db::build_record b;
-    b.variant = key;
-    b.source_dir = dir_.string();
-    b.build_dir = (dir_ / key).string();
-    b.duration_s = seconds;
-    b.status = status;
-    b.machine_id = machine;
-    if (configured) b.details["configured"] = true;
-    store_->insert_build(b);
+    store_->insert_build(test::build_row(dir_, key, seconds, status, machine, configured));
   };
   EXPECT_FALSE(last_build_seconds(*store_, "base", here, true));
   build("base", 40.0, db::build_status::ok, here, true);    // the first: configured and built whole

@@ -171,9 +171,93 @@ TEST(toggle_bisect, factorial_path_attributes_mains_and_pairs) {
   EXPECT_EQ(r.method, "factorial full 2^4");
   EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T01"}, {"T02", "T03"}, {"T04"}}));
   for (const culprit& c : r.culprits) EXPECT_TRUE(c.confirmed.value()) << c.toggles.front();
-  EXPECT_EQ(r.full_matrix_runs, 16 * 6);
+  EXPECT_EQ(r.full_matrix_runs, 16 * r.plan.chosen.rounds);
   ASSERT_TRUE(r.analysis.has_value());
   EXPECT_EQ(r.analysis->configs, 16);
+}
+
+// The price of what was done: runs and distinct configurations at the unit costs, beside the full
+// factorial that reaches the narrowest culprit's half-width.
+TEST(toggle_bisect, the_search_is_priced_beside_the_full_factorial) {
+  const auto toggles = named(4);
+  exact_oracle o({{{"T01"}, 0.05}});
+  search_options options;
+  options.costs.build_s = 60.0;
+  options.costs.run_s = 2.0;
+  EXPECT_EQ(bisect_toggles(o, toggles, {}, all_on(toggles), options).plan.chosen.design, design_choice::group)
+      << "at 60 s a build and 2 s a run, 7 configurations beat 16";
+  options.design = design_choice::full;
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+  EXPECT_EQ(r.builds, 16) << "the 16 configurations of the matrix; the A/Bs' variants are among them";
+  EXPECT_EQ(r.used.runs, r.runs);
+  EXPECT_DOUBLE_EQ(r.used.wall_s, 16 * 60.0 + r.runs * 2.0);
+  EXPECT_EQ(r.full_factorial.builds, 16);
+  EXPECT_EQ(r.full_factorial.runs % 16, 0);
+  EXPECT_GE(r.full_factorial.runs, 32);
+  EXPECT_DOUBLE_EQ(r.half_width, (r.culprits.at(0).ci_high - r.culprits.at(0).ci_low) / 2.0);
+}
+
+// The Cargo case: two big features whose interaction (0.83×) pulls against the slowdown. Its
+// parents have effects of their own (heredity): it holds up, and it is an offset, not a rejected candidate.
+TEST(toggle_bisect, an_interaction_pulling_the_other_way_is_an_offset_by_heredity) {
+  const auto toggles = named(4);
+  exact_oracle o({{{"T01"}, std::log(18.0)}, {{"T02"}, std::log(9.5)}, {{"T01", "T02"}, std::log(0.83)}, {{"T03"}, std::log(1.04)}});
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  const attribution a = split_by_direction(r, stats::better::lower);
+  EXPECT_EQ(terms_of(a.culprits), (std::set<std::vector<std::string>>{{"T01"}, {"T02"}, {"T03"}}));
+  EXPECT_EQ(terms_of(a.offsets), (std::set<std::vector<std::string>>{{"T01", "T02"}}));
+  EXPECT_TRUE(a.rejected.empty());
+  EXPECT_EQ(a.offsets.at(0).support, "heredity");
+}
+
+// A pair with no effect of its own in either toggle holds up only through its four cells, measured afresh.
+TEST(toggle_bisect, a_pair_without_parents_is_confirmed_by_its_four_cells) {
+  const auto toggles = named(5);
+  exact_oracle o({{{"T02", "T05"}, 0.05}});
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T02", "T05"}}));
+  ASSERT_EQ(r.culprits.size(), 1u);
+  EXPECT_EQ(r.culprits[0].support, "four cells");
+  EXPECT_TRUE(r.culprits[0].confirmed.value());
+}
+
+// An oracle whose matrices of more than four configurations show a pair that is not there: the screen
+// names it, the four cells (measured apart) do not support it, so it is rejected, not reported.
+class mirage_oracle : public exact_oracle {
+ public:
+  using exact_oracle::exact_oracle;
+  matrix_result run_matrix(const std::vector<levels>& configs, int rounds) override {
+    matrix_result m = exact_oracle::run_matrix(configs, rounds);
+    if (configs.size() > 4)
+      for (std::size_t c = 0; c < configs.size(); ++c)
+        if (configs[c].at("T01") == "ON" && configs[c].at("T04") == "ON")
+          for (double& y : m.log_values[c]) y += 0.05;
+    return m;
+  }
+};
+
+TEST(toggle_bisect, a_pair_the_four_cells_do_not_support_is_rejected) {
+  const auto toggles = named(4);
+  mirage_oracle o({{{"T02"}, 0.05}});
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T02"}}));
+  const attribution a = split_by_direction(r, stats::better::lower);
+  EXPECT_EQ(terms_of(a.rejected), (std::set<std::vector<std::string>>{{"T01", "T04"}}));
+}
+
+TEST(toggle_bisect, design_flag_overrides_the_plan) {
+  const auto toggles = named(6);
+  exact_oracle o({{{"T03"}, 0.05}});
+  search_options options;
+  options.design = design_choice::group;
+  bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+  EXPECT_EQ(r.method, "group testing");
+  EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T03"}}));
+  options.design = design_choice::full;
+  r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+  EXPECT_EQ(r.method, "factorial full 2^6");
+  options.design = design_choice::half;
+  EXPECT_THROW(bisect_toggles(o, named(10), {}, all_on(named(10)), options), std::invalid_argument);
 }
 
 TEST(toggle_bisect, excluded_toggles_are_reported_as_skipped) {
