@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "ec/curves.hpp"
 #include "ff/fr.hpp"
@@ -55,9 +56,44 @@ bool default_host_register();
 // Seconds per stage of one call. host_register_s: cudaHostRegister before the copies plus
 // cudaHostUnregister after (0 when host_register is off); transfer_s: host↔device copies;
 // kernel_s: the kernels alone, timed with CUDA events on their stream (no table building, allocation,
-// upload or free inside it).
+// upload or free inside it, nor the kernel stream's waits for copies). The MSM copies on its own
+// stream while the kernels run (gpu/copy_plan.hpp): transfer_exposed_s is the time the kernel stream
+// waited for copies (before its first kernel and between kernels, plus the result's read-back),
+// transfer_hidden_s = transfer_s − transfer_exposed_s, the copy time the kernels covered.
 struct timings {
   double host_register_s = 0, transfer_s = 0, kernel_s = 0;
+  double transfer_hidden_s = 0, transfer_exposed_s = 0;
+};
+
+// B1 at proof scope: cudaHostRegister of every range added, cudaHostUnregister of all of them in
+// release() (or the destructor), so the cost grows with the bytes a proof registers. Calls on a
+// registered range copy straight from it and do not register it again. Without B1 (enabled false),
+// or in a build without CUDA, it does nothing. A failed registration is kept in failure(); the
+// copies then run pageable, through the staging buffers.
+//
+//   zk::gpu::host_pins pins(opt.host_register);
+//   pins.add(points.data(), points.size_bytes());
+//   … msm_g1 calls …
+//   t.host_register_s += pins.register_s() + pins.release();
+class host_pins {
+ public:
+  explicit host_pins(bool enabled);
+  ~host_pins();
+  host_pins(const host_pins&) = delete;
+  host_pins& operator=(const host_pins&) = delete;
+
+  void add(const void* ptr, size_t bytes);
+  double release();  // unregisters every range; returns the seconds it took
+  double register_s() const { return register_s_; }
+  size_t bytes() const { return bytes_; }
+  const std::string& failure() const { return failure_; }
+
+ private:
+  bool enabled_;
+  std::vector<void*> ranges_;
+  size_t bytes_ = 0;
+  double register_s_ = 0;
+  std::string failure_;
 };
 
 // ---- NTT over Fr ----------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // zk::gpu with CUDA: device discovery (no_device when there is none, or none the kernels were built for).
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -37,6 +38,35 @@ status probe_device() {
 }  // namespace detail
 
 bool compiled_with_cuda() { return true; }
+
+host_pins::host_pins(bool enabled) : enabled_(enabled) {}
+
+host_pins::~host_pins() {
+  for (void* p : ranges_) cudaHostUnregister(p);
+}
+
+void host_pins::add(const void* ptr, size_t bytes) {
+  if (!enabled_ || bytes == 0 || !failure_.empty()) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  const cudaError_t err = cudaHostRegister(const_cast<void*>(ptr), bytes, cudaHostRegisterDefault);
+  register_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (err == cudaSuccess) {
+    ranges_.push_back(const_cast<void*>(ptr));
+    bytes_ += bytes;
+    return;
+  }
+  cudaGetLastError();
+  if (err != cudaErrorHostMemoryAlreadyRegistered)
+    failure_ = std::string(cudaGetErrorName(err)) + ": cudaHostRegister of " + std::to_string(bytes) +
+               " bytes failed; the copies ran from pageable memory";
+}
+
+double host_pins::release() {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (void* p : ranges_) cudaHostUnregister(p);
+  ranges_.clear();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 status device_status() { return detail::probe_device(); }
 

@@ -1,4 +1,4 @@
-// RAII for device buffers, streams, events and host registrations (B1); destructors never throw.
+// RAII for device buffers, streams, events, staging buffers and host registrations (B1); destructors never throw.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -54,6 +54,9 @@ class event {
   event& operator=(const event&) = delete;
 
   void record(const stream& s) { ZK_CUDA_OK(cudaEventRecord(e_, s.get())); }
+  // Work queued on `s` after this waits for the event's last record.
+  void wait_on(const stream& s) const { ZK_CUDA_OK(cudaStreamWaitEvent(s.get(), e_, 0)); }
+  void sync() const { ZK_CUDA_OK(cudaEventSynchronize(e_)); }
   // Seconds from `start` to this event; both recorded, this one complete.
   double seconds_since(const event& start) const {
     ZK_CUDA_OK(cudaEventSynchronize(e_));
@@ -64,6 +67,24 @@ class event {
 
  private:
   cudaEvent_t e_{};
+};
+
+// Page-locked host memory of its own (cudaHostAlloc): the staging buffers pageable copies go through.
+class pinned_host_buffer {
+ public:
+  explicit pinned_host_buffer(size_t bytes) {
+    if (bytes > 0) ZK_CUDA_OK(cudaHostAlloc(&ptr_, bytes, cudaHostAllocDefault));
+  }
+  ~pinned_host_buffer() {
+    if (ptr_) cudaFreeHost(ptr_);
+  }
+  pinned_host_buffer(const pinned_host_buffer&) = delete;
+  pinned_host_buffer& operator=(const pinned_host_buffer&) = delete;
+
+  unsigned char* get() const { return static_cast<unsigned char*>(ptr_); }
+
+ private:
+  void* ptr_ = nullptr;
 };
 
 // B1: pins [ptr, ptr + bytes) with cudaHostRegister for the copies, unpins in release() (timed by

@@ -23,6 +23,11 @@ bool device_available(std::string* why) {
 
 status ntt(fr*, unsigned, ntt_direction, ntt_domain, const ntt_config&, ntt_report*) { return disabled(); }
 
+host_pins::host_pins(bool) : enabled_(false) {}
+host_pins::~host_pins() = default;
+void host_pins::add(const void*, size_t) {}
+double host_pins::release() { return 0; }
+
 status msm_g1(std::span<const g1_affine>, std::span<const scalar_t>, const msm_config&, g1_jacobian*, msm_report*) {
   return disabled();
 }

@@ -116,7 +116,8 @@ int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job
         {"metrics",
          {{"total_s", out.total_s}, {"synthesis_s", out.synthesis_s}, {"ntt_s", t.ntt_s}, {"msm_a_s", t.msm_a_s},
           {"msm_b_g1_s", t.msm_b_g1_s}, {"msm_b_g2_s", t.msm_b_g2_s}, {"msm_l_s", t.msm_l_s},
-          {"msm_h_s", t.msm_h_s}, {"host_register_s", t.host_register_s}, {"transfer_s", t.transfer_s}, {"gpu_s", t.gpu_s},
+          {"msm_h_s", t.msm_h_s}, {"host_register_s", t.host_register_s}, {"transfer_s", t.transfer_s},
+          {"transfer_hidden_s", t.transfer_hidden_s}, {"transfer_exposed_s", t.transfer_exposed_s}, {"gpu_s", t.gpu_s},
           {"verify_s", out.verify_s}}},
         {"checks", {{"verified", verified}, {"digest", out.digest}, {"proofs_digest", proofs_digest(out.proofs)}}},
         {"backend", groth16::to_string(opt.backend)},
@@ -142,9 +143,10 @@ int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job
     fmt::print("  total {:.3f} s = synthesis {:.3f} + ntt {:.3f} + msm h {:.3f} l {:.3f} a {:.3f} b_g1 {:.3f} b_g2 {:.3f}\n",
                out.total_s, out.synthesis_s, t.ntt_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b_g1_s, t.msm_b_g2_s);
     if (opt.backend == groth16::backend::cuda)
-      fmt::print("  device {}: host_register {:.3f} s (B1 {}), transfer {:.3f} s, kernels {:.3f} s\n",
+      fmt::print("  device {}: host_register {:.3f} s (B1 {}), transfer {:.3f} s ({:.3f} hidden under kernels, {:.3f} "
+                 "exposed), kernels {:.3f} s\n",
                  zk::gpu::device_status().message, t.host_register_s, t.host_register ? "on" : "off", t.transfer_s,
-                 t.gpu_s);
+                 t.transfer_hidden_s, t.transfer_exposed_s, t.gpu_s);
     if (!t.host_register_error.empty())
       fmt::print("  B1 was asked for but ran off (pageable copies): {}\n", t.host_register_error);
     fmt::print("  verify {:.3f} s: {}; digest {}; proofs {}\n", out.verify_s, verified ? "all proofs valid" : "INVALID",

@@ -1,6 +1,8 @@
 // Boolean gadgets (bellman's AllocatedBit / Boolean): booleanity, xor, and, and SHA-256's ch and maj.
 #pragma once
 
+#include <utility>
+
 #include "ff/fr.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/linear_combination.hpp"
@@ -19,7 +21,9 @@ struct allocated_bit {
   static allocated_bit alloc(CS& cs, bool v) {
     using lc = typename CS::lc;
     const variable a = cs.alloc([] { return "bit"; }, v ? fr::one() : fr::zero());
-    cs.enforce([] { return "booleanity"; }, lc{} + CS::one() - a, lc{} + a, lc{});
+    r1cs::enforce(
+        cs, [] { return "booleanity"; }, [&](lc z) { return std::move(z) + CS::one() - a; },
+        [&](lc z) { return std::move(z) + a; }, [](lc z) { return z; });
     return {a, v};
   }
 };
@@ -50,21 +54,14 @@ class boolean {
     }
   }
 
-  // coeff · bit as a linear combination over `one`.
+  // coeff · bit as a linear combination over `one`, handed back by value (bellman's Boolean::lc).
   template <class LC>
   LC lc(const fr& coeff) const {
-    LC out;
     switch (kind_) {
-      case kind::constant:
-        if (bit_.value) out.add(coeff, variable::one());
-        break;
-      case kind::is: out.add(coeff, bit_.var); break;
-      case kind::negated:
-        out.add(coeff, variable::one());
-        out.add(-coeff, bit_.var);
-        break;
+      case kind::constant: return bit_.value ? LC::zero() + coeff * variable::one() : LC::zero();
+      case kind::is: return LC::zero() + coeff * bit_.var;
+      default: return LC::zero() + coeff * variable::one() - coeff * bit_.var;
     }
-    return out;
   }
 
   // a ⊕ b: (2a) · b = a + b − c for two allocated bits; negations move outside, constants fold.
@@ -75,8 +72,10 @@ class boolean {
     if (b.is_constant()) return b.value() ? !a : a;
     const bool va = a.bit_.value, vb = b.bit_.value, vc = va != vb;
     const variable c = cs.alloc([] { return "xor"; }, vc ? fr::one() : fr::zero());
-    cs.enforce([] { return "xor"; }, lc{} + fr::from_u64(2) * a.bit_.var, lc{} + b.bit_.var,
-               lc{} + a.bit_.var + b.bit_.var - c);
+    r1cs::enforce(
+        cs, [] { return "xor"; }, [&](lc z) { return std::move(z) + fr::from_u64(2) * a.bit_.var; },
+        [&](lc z) { return std::move(z) + b.bit_.var; },
+        [&](lc z) { return std::move(z) + a.bit_.var + b.bit_.var - c; });
     const boolean out = is({c, vc});
     return (a.kind_ == kind::negated) != (b.kind_ == kind::negated) ? !out : out;
   }
@@ -89,7 +88,9 @@ class boolean {
     if (b.is_constant()) return b.value() ? a : constant(false);
     const bool v = a.value() && b.value();
     const variable c = cs.alloc([] { return "and"; }, v ? fr::one() : fr::zero());
-    cs.enforce([] { return "and"; }, a.lc<lc>(fr::one()), b.lc<lc>(fr::one()), lc{} + c);
+    r1cs::enforce(
+        cs, [] { return "and"; }, [&](lc z) { return std::move(z) + a.lc<lc>(fr::one()); },
+        [&](lc z) { return std::move(z) + b.lc<lc>(fr::one()); }, [&](lc z) { return std::move(z) + c; });
     return is({c, v});
   }
 
@@ -102,8 +103,10 @@ class boolean {
     if (b.is_constant() && c.is_constant() && b.value() == c.value()) return b;
     const bool v = a.value() ? b.value() : c.value();
     const variable ch = cs.alloc([] { return "ch"; }, v ? fr::one() : fr::zero());
-    cs.enforce([] { return "ch"; }, b.lc<lc>(fr::one()) - c.lc<lc>(fr::one()), a.lc<lc>(fr::one()),
-               lc{} + ch - c.lc<lc>(fr::one()));
+    r1cs::enforce(
+        cs, [] { return "ch"; }, [&](lc z) { return std::move(z) + b.lc<lc>(fr::one()) - c.lc<lc>(fr::one()); },
+        [&](lc z) { return std::move(z) + a.lc<lc>(fr::one()); },
+        [&](lc z) { return std::move(z) + ch - c.lc<lc>(fr::one()); });
     return is({ch, v});
   }
 
@@ -118,8 +121,13 @@ class boolean {
     const int votes = a.value() + b.value() + c.value();
     const bool v = votes >= 2;
     const variable maj = cs.alloc([] { return "maj"; }, v ? fr::one() : fr::zero());
-    cs.enforce([] { return "maj"; }, bc.lc<lc>(fr::from_u64(2)) - b.lc<lc>(fr::one()) - c.lc<lc>(fr::one()),
-               a.lc<lc>(fr::one()), bc.lc<lc>(fr::one()) - maj);
+    r1cs::enforce(
+        cs, [] { return "maj"; },
+        [&](lc z) {
+          return std::move(z) + bc.lc<lc>(fr::from_u64(2)) - b.lc<lc>(fr::one()) - c.lc<lc>(fr::one());
+        },
+        [&](lc z) { return std::move(z) + a.lc<lc>(fr::one()); },
+        [&](lc z) { return std::move(z) + bc.lc<lc>(fr::one()) - maj; });
     return is({maj, v});
   }
 

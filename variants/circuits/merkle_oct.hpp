@@ -5,6 +5,7 @@
 #include <array>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "circuits/poseidon.hpp"
@@ -30,12 +31,17 @@ std::array<num, 8> insert_8(CS& cs, const num& cur, std::span<const num, 7> sib,
     const num& b = k > 0 ? sib[k - 1] : zero;
     const fr uv = e[k].value() ? cur.value() - b.value() : fr::zero();
     const variable u = cs.alloc([] { return "u"; }, uv);
-    cs.enforce([] { return "u"; }, cur.lc<lc>() - b.lc<lc>(), e[k].lc<lc>(fr::one()), lc{} + u);
-    lc lt;
+    r1cs::enforce(
+        cs, [] { return "u"; }, [&](lc z) { return std::move(z) + cur.lc<lc>() - b.lc<lc>(); },
+        [&](lc z) { return std::move(z) + e[k].lc<lc>(fr::one()); }, [&](lc z) { return std::move(z) + u; });
+    lc lt = lc::zero();
     for (size_t j = k + 1; j < 8; ++j) lt = std::move(lt) + e[j].lc<lc>(fr::one());
     const fr cv = k == p ? cur.value() : (k < p ? a.value() : b.value());
     const num child = num::alloc(cs, cv);
-    cs.enforce([] { return "child"; }, lt, a.lc<lc>() - b.lc<lc>(), child.lc<lc>() - b.lc<lc>() - u);
+    r1cs::enforce(
+        cs, [] { return "child"; }, [&](lc) { return std::move(lt); },
+        [&](lc z) { return std::move(z) + a.lc<lc>() - b.lc<lc>(); },
+        [&](lc z) { return std::move(z) + child.lc<lc>() - b.lc<lc>() - u; });
     children[k] = child;
   }
   return children;

@@ -28,9 +28,13 @@ std::pair<std::vector<boolean>, std::vector<boolean>> conditional_swap(CS& cs, c
     const bool rv = bit.value() ? x[i].value() : y[i].value();
     const lc xl = x[i].template lc<lc>(fr::one()), yl = y[i].template lc<lc>(fr::one());
     const variable l = cs.alloc([] { return "left"; }, lv ? fr::one() : fr::zero());
-    cs.enforce([] { return "left"; }, yl - xl, bit.lc<lc>(fr::one()), lc{} + l - xl);
+    r1cs::enforce(
+        cs, [] { return "left"; }, [&](lc z) { return std::move(z) + yl - xl; },
+        [&](lc z) { return std::move(z) + bit.lc<lc>(fr::one()); }, [&](lc z) { return std::move(z) + l - xl; });
     const variable r = cs.alloc([] { return "right"; }, rv ? fr::one() : fr::zero());
-    cs.enforce([] { return "right"; }, xl - yl, bit.lc<lc>(fr::one()), lc{} + r - yl);
+    r1cs::enforce(
+        cs, [] { return "right"; }, [&](lc z) { return std::move(z) + xl - yl; },
+        [&](lc z) { return std::move(z) + bit.lc<lc>(fr::one()); }, [&](lc z) { return std::move(z) + r - yl; });
     left[i] = boolean::is({l, lv});
     right[i] = boolean::is({r, rv});
   }

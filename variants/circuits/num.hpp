@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <utility>
 
 #include "circuits/boolean.hpp"
 
@@ -28,7 +29,7 @@ class num {
   template <r1cs::constraint_system CS>
   static num pack_bits(CS& cs, std::span<const boolean> bits_le) {
     using lc = typename CS::lc;
-    lc sum;
+    lc sum = lc::zero();
     fr coeff = fr::one(), value = fr::zero();
     for (const boolean& b : bits_le) {
       sum = std::move(sum) + b.lc<lc>(coeff);
@@ -36,7 +37,9 @@ class num {
       coeff = coeff.dbl();
     }
     const num x = alloc(cs, value);
-    cs.enforce([] { return "pack"; }, sum, lc{} + CS::one(), lc{} + x.var_);
+    r1cs::enforce(
+        cs, [] { return "pack"; }, [&](lc) { return std::move(sum); }, [](lc z) { return std::move(z) + CS::one(); },
+        [&](lc z) { return std::move(z) + x.var_; });
     return x;
   }
 
@@ -44,18 +47,19 @@ class num {
   template <r1cs::constraint_system CS>
   static void enforce_equal(CS& cs, const num& a, const num& b) {
     using lc = typename CS::lc;
-    cs.enforce([] { return "equal"; }, a.lc<lc>() - b.lc<lc>(), lc{} + CS::one(), lc{});
+    r1cs::enforce(
+        cs, [] { return "equal"; }, [&](lc z) { return std::move(z) + a.lc<lc>() - b.lc<lc>(); },
+        [](lc z) { return std::move(z) + CS::one(); }, [](lc z) { return z; });
   }
 
   const fr& value() const { return value_; }
   bool is_constant() const { return constant_; }
   variable var() const { return var_; }
 
+  // coeff · this wire by value (a constant folds its value into the coefficient of `one`).
   template <class LC>
   LC lc(const fr& coeff = fr::one()) const {
-    LC out;
-    out.add(constant_ ? coeff * value_ : coeff, var_);
-    return out;
+    return LC::zero() + (constant_ ? coeff * value_ : coeff) * var_;
   }
 
  private:

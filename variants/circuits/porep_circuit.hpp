@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "circuits/domain_bits.hpp"
@@ -120,7 +121,10 @@ struct porep_circuit {
       r1cs::namespace_guard ns(cs, [] { return "comm_r_last"; });
       using lc = typename CS::lc;
       const num encoded = num::alloc(cs, labels.back().value() + data.value());
-      cs.enforce([] { return "encode"; }, labels.back().lc<lc>() + data.lc<lc>(), lc{} + CS::one(), encoded.lc<lc>());
+      r1cs::enforce(
+          cs, [] { return "encode"; },
+          [&](lc z) { return std::move(z) + labels.back().lc<lc>() + data.lc<lc>(); },
+          [](lc z) { return std::move(z) + CS::one(); }, [&](lc z) { return std::move(z) + encoded.lc<lc>(); });
       num::enforce_equal(cs, oct_merkle_root(cs, encoded, c.replica_path, index_bits), comm_r_last);
     }
   }

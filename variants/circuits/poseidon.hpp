@@ -8,6 +8,7 @@
 
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "circuits/num.hpp"
@@ -24,10 +25,9 @@ num poseidon_hash(CS& cs, std::span<const num> inputs) {
   std::vector<lc> state(t);
   std::vector<fr> value(t);
   value[0] = p.domain_tag() + p.rc(0, 0);
-  state[0].add(value[0], CS::one());
+  state[0] = lc::zero() + value[0] * CS::one();
   for (size_t i = 0; i < inputs.size(); ++i) {
-    state[i + 1] = inputs[i].template lc<lc>();
-    state[i + 1].add(p.rc(0, i + 1), CS::one());
+    state[i + 1] = inputs[i].template lc<lc>() + p.rc(0, i + 1) * CS::one();
     value[i + 1] = inputs[i].value() + p.rc(0, i + 1);
   }
   std::vector<variable> mixed_var(t);
@@ -36,28 +36,36 @@ num poseidon_hash(CS& cs, std::span<const num> inputs) {
     for (size_t i = 0; i < sboxes; ++i) {
       const fr x = value[i], x2 = x.sqr(), x4 = x2.sqr(), x5 = x4 * x;
       const variable v2 = cs.alloc([] { return "x2"; }, x2);
-      cs.enforce([] { return "x2"; }, state[i], state[i], lc{} + v2);
+      r1cs::enforce(
+          cs, [] { return "x2"; }, [&](lc z) { return std::move(z) + state[i]; },
+          [&](lc z) { return std::move(z) + state[i]; }, [&](lc z) { return std::move(z) + v2; });
       const variable v4 = cs.alloc([] { return "x4"; }, x4);
-      cs.enforce([] { return "x4"; }, lc{} + v2, lc{} + v2, lc{} + v4);
+      r1cs::enforce(
+          cs, [] { return "x4"; }, [&](lc z) { return std::move(z) + v2; }, [&](lc z) { return std::move(z) + v2; },
+          [&](lc z) { return std::move(z) + v4; });
       const variable v5 = cs.alloc([] { return "x5"; }, x5);
-      cs.enforce([] { return "x5"; }, lc{} + v4, state[i], lc{} + v5);
-      state[i] = lc{} + v5;
+      r1cs::enforce(
+          cs, [] { return "x5"; }, [&](lc z) { return std::move(z) + v4; },
+          [&](lc z) { return std::move(z) + state[i]; }, [&](lc z) { return std::move(z) + v5; });
+      state[i] = lc::zero() + v5;
       value[i] = x5;
     }
     const bool last = r + 1 == p.rounds();
     std::vector<lc> next(t);
     std::vector<fr> next_value(t);
     for (size_t i = 0; i < t; ++i) {
-      lc mixed;
+      lc mixed = lc::zero();
       fr v = last ? fr::zero() : p.rc(r + 1, i);
       for (size_t j = 0; j < t; ++j) {
-        mixed.add(p.m(i, j), state[j]);
+        mixed = std::move(mixed) + p.m(i, j) * state[j];
         v += p.m(i, j) * value[j];
       }
-      if (!last) mixed.add(p.rc(r + 1, i), CS::one());
+      if (!last) mixed = std::move(mixed) + p.rc(r + 1, i) * CS::one();
       const variable s = cs.alloc([] { return "mix"; }, v);
-      cs.enforce([] { return "mix"; }, mixed, lc{} + CS::one(), lc{} + s);
-      next[i] = lc{} + s;
+      r1cs::enforce(
+          cs, [] { return "mix"; }, [&](lc) { return std::move(mixed); }, [](lc z) { return std::move(z) + CS::one(); },
+          [&](lc z) { return std::move(z) + s; });
+      next[i] = lc::zero() + s;
       mixed_var[i] = s;
       next_value[i] = v;
     }

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #include "circuits/boolean.hpp"
 
@@ -88,23 +89,14 @@ class uint32_gadget {
     using lc = typename CS::lc;
     uint64_t sum = 0;
     bool all_constant = true;
-    lc operand_lc;
+    lc operand_lc = lc::zero();
     for (const auto& op : operands) {
       sum += op.value_;
       fr coeff = fr::one();
       for (int i = 0; i < 32; ++i) {
         const boolean& b = op.bits_[i];
         all_constant = all_constant && b.is_constant();
-        switch (b.get_kind()) {
-          case boolean::kind::constant:
-            if (b.value()) operand_lc.add(coeff, CS::one());
-            break;
-          case boolean::kind::is: operand_lc.add(coeff, b.var()); break;
-          case boolean::kind::negated:
-            operand_lc.add(coeff, CS::one());
-            operand_lc.add(-coeff, b.var());
-            break;
-        }
+        operand_lc = std::move(operand_lc) + b.lc<lc>(coeff);
         coeff = coeff.dbl();
       }
     }
@@ -112,15 +104,17 @@ class uint32_gadget {
     const uint64_t max_sum = uint64_t{0xffffffff} * operands.size();
     const int result_bits = 64 - std::countl_zero(max_sum);
     uint32_gadget out;
-    lc result_lc;
+    lc result_lc = lc::zero();
     fr coeff = fr::one();
     for (int i = 0; i < result_bits; ++i) {
       const allocated_bit b = allocated_bit::alloc(cs, (sum >> i) & 1);
-      result_lc.add(coeff, b.var);
+      result_lc = std::move(result_lc) + coeff * b.var;
       if (i < 32) out.bits_[i] = boolean::is(b);
       coeff = coeff.dbl();
     }
-    cs.enforce([] { return "modular addition"; }, operand_lc, lc{} + CS::one(), result_lc);
+    r1cs::enforce(
+        cs, [] { return "modular addition"; }, [&](lc z) { return std::move(z) + operand_lc; },
+        [](lc z) { return std::move(z) + CS::one(); }, [&](lc) { return std::move(result_lc); });
     out.value_ = static_cast<uint32_t>(sum);
     return out;
   }

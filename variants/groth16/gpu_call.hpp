@@ -18,6 +18,8 @@ template <class Report>  // gpu::ntt_report or gpu::msm_report
 void add_report(prover_timings& t, const Report& rep) {
   t.host_register_s += rep.time.host_register_s;
   t.transfer_s += rep.time.transfer_s;
+  t.transfer_hidden_s += rep.time.transfer_hidden_s;
+  t.transfer_exposed_s += rep.time.transfer_exposed_s;
   t.gpu_s += rep.time.kernel_s;
   t.host_register = rep.host_register;
   if (!rep.host_register_error.empty()) t.host_register_error = rep.host_register_error;

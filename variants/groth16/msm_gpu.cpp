@@ -38,6 +38,9 @@ msm_results msms_on_gpu(const parameters& p, std::span<const assignment_view> pa
     });
   }
 
+  // B1 at proof scope, as cuzk does: the G1 bases and every partition's scalars are registered for
+  // this proof and unregistered after it, so B1 costs in proportion to the bytes the proof moves.
+  gpu::host_pins pins(opt.host_register);
   try {
     for (size_t i = 0; i < k; ++i) {
       const auto t0 = clock_type::now();
@@ -45,6 +48,10 @@ msm_results msms_on_gpu(const parameters& p, std::span<const assignment_view> pa
       t.ntt_s += seconds_since(t0);
       scalars[i].h = to_scalars(h, opt.nthreads);
     }
+    const auto pin = [&pins](const auto& v) { pins.add(v.data(), v.size() * sizeof(v[0])); };
+    pin(p.h), pin(p.l), pin(p.a), pin(p.b_g1);
+    for (const auto& s : scalars) pin(s.h), pin(s.l), pin(s.a), pin(s.b);
+    if (!pins.failure().empty()) t.host_register_error = pins.failure();
     size_t total = 0;
     for (size_t n : sizes) total += n;
     const gpu::msm_config config{.wbits = 0, .window = opt.window, .shared_npoints = total / std::size(sizes),
@@ -66,6 +73,7 @@ msm_results msms_on_gpu(const parameters& p, std::span<const assignment_view> pa
       r.a[i] = g1(p.a, scalars[i].a, t.msm_a_s, t.wbits_a);
       r.b_g1[i] = g1(p.b_g1, scalars[i].b, t.msm_b_g1_s, t.wbits_b);
     }
+    t.host_register_s += pins.register_s() + pins.release();
   } catch (...) {
     for (auto& th : g2_threads) th.join();
     throw;

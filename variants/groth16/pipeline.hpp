@@ -64,6 +64,8 @@ std::vector<proof> prove_pipelined(const parameters& params, size_t npartitions,
     t.prove.msm_h_s += pt.msm_h_s;
     t.prove.host_register_s += pt.host_register_s;
     t.prove.transfer_s += pt.transfer_s;
+    t.prove.transfer_hidden_s += pt.transfer_hidden_s;
+    t.prove.transfer_exposed_s += pt.transfer_exposed_s;
     t.prove.gpu_s += pt.gpu_s;
     t.prove.host_register = pt.host_register;
     t.prove.wbits_h = pt.wbits_h;

@@ -72,6 +72,7 @@ struct prover_options {
 struct prover_timings {
   double ntt_s = 0, msm_a_s = 0, msm_b_g1_s = 0, msm_b_g2_s = 0, msm_l_s = 0, msm_h_s = 0;
   double host_register_s = 0, transfer_s = 0, gpu_s = 0;
+  double transfer_hidden_s = 0, transfer_exposed_s = 0;  // parts of transfer_s: under kernels, and not
   unsigned wbits_h = 0, wbits_l = 0, wbits_a = 0, wbits_b = 0;  // the G1 windows that ran
   bool host_register = false;  // backend::cuda: whether B1 pinned host memory (what ran)
   std::string host_register_error;  // backend::cuda: why a registration B1 asked for failed (copies ran pageable)

@@ -20,6 +20,7 @@
 
 #include <concepts>
 #include <string>
+#include <utility>
 
 #include "ff/fr.hpp"
 #include "r1cs/variable.hpp"
@@ -40,6 +41,17 @@ concept constraint_system = requires(CS& cs, const fr& v, const typename CS::lc&
   cs.push_namespace(detail::no_name);
   cs.pop_namespace();
 };
+
+// bellman's `cs.enforce(name, |lc| lc + a, |lc| lc + b, |lc| lc + c)`: each side is a closure that
+// receives the zero combination by value and hands its side back by value, as the gadgets write it.
+//
+//   enforce(cs, [] { return "and"; }, [&](lc z) { return std::move(z) + a; },
+//           [&](lc z) { return std::move(z) + b; }, [&](lc z) { return std::move(z) + c; });
+template <constraint_system CS, class NameFn, class A, class B, class C>
+void enforce(CS& cs, NameFn&& name, A&& a, B&& b, C&& c) {
+  using lc = typename CS::lc;
+  cs.enforce(std::forward<NameFn>(name), a(lc::zero()), b(lc::zero()), c(lc::zero()));
+}
 
 // Scoped namespace: pushes on construction, pops on destruction.
 template <class CS>

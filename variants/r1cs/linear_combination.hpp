@@ -5,6 +5,9 @@
 //
 // The operators take the left side by value and hand it back, like bellman's `lc + (coeff, var)`:
 // a chain moves one object along — cheap for std::vector, a copy of the inline terms for small_vector.
+// The gadgets build every combination this way, as bellperson does (`lc = lc + &bit.lc(one, coeff)`,
+// `LinearCombination::zero() + (coeff, v)`, enforce's closures handing their side back by value), so
+// A1's inline buffer is copied wherever Rust would memcpy the SmallVec.
 #pragma once
 
 #include <cstddef>
@@ -24,12 +27,23 @@ struct term {
 };
 inline term operator*(const fr& coeff, variable v) { return {coeff, v}; }
 
+template <size_t InlineCap>
+class linear_combination;
+
+// coeff · combination, written `c * lc` (bellman's `lc + (coeff, &other)`).
+template <size_t InlineCap>
+struct scaled_combination {
+  fr coeff;
+  const linear_combination<InlineCap>& lc;
+};
+
 template <size_t InlineCap = ABTEST_A1_INLINE_CAP>
 class linear_combination {
  public:
   static constexpr size_t inline_cap = InlineCap;
 
   linear_combination() = default;
+  static linear_combination zero() { return {}; }
 
   linear_combination& add(const fr& coeff, variable v) {
     (v.kind == var_kind::input ? inputs_ : aux_).add(v.index, coeff);
@@ -58,6 +72,14 @@ class linear_combination {
   friend linear_combination operator-(linear_combination lc, const linear_combination& o) {
     return std::move(lc.add(-fr::one(), o));
   }
+
+  friend linear_combination operator+(linear_combination lc, const scaled_combination<InlineCap>& s) {
+    return std::move(lc.add(s.coeff, s.lc));
+  }
+  friend linear_combination operator-(linear_combination lc, const scaled_combination<InlineCap>& s) {
+    return std::move(lc.add(-s.coeff, s.lc));
+  }
+  friend scaled_combination<InlineCap> operator*(const fr& coeff, const linear_combination& lc) { return {coeff, lc}; }
 
   const indexer<InlineCap>& inputs() const { return inputs_; }
   const indexer<InlineCap>& aux() const { return aux_; }

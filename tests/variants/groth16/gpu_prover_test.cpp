@@ -68,6 +68,33 @@ TEST_F(gpu_prover_test, cuda_proofs_equal_cpu_proofs_and_verify_in_every_mode) {
                                               p.h.size()));
       EXPECT_GT(t.gpu_s, 0.0);
       EXPECT_GT(t.transfer_s, 0.0);
+      EXPECT_GT(t.transfer_hidden_s + t.transfer_exposed_s, 0.0);
+      EXPECT_LE(t.transfer_hidden_s + t.transfer_exposed_s, t.transfer_s * (1 + 1e-9)) << "parts of transfer_s";
+    }
+  }
+}
+
+// The MSM's pipelined copies both ways: staged through the pinned slots (B1 off) and straight from
+// the proof's registered buffers (B1 on) give the CPU's proofs.
+TEST_F(gpu_prover_test, cuda_proofs_equal_cpu_proofs_with_and_without_host_registration) {
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng{seed};
+  const chain_circuit shape{fr::from_u64(3), 900, 2};
+  const parameters p = setup(shape, 5);
+  const auto pa = testing::synthesize_one(chain_circuit{fr::random(rng), 900, 2});
+  const assignment_view v = view_of(pa);
+  std::mt19937_64 rng_cpu{seed};
+  const auto cpu = prove_batch(p, std::span(&v, 1), rng_cpu, {.backend = backend::cpu});
+  for (bool pin : {false, true}) {
+    SCOPED_TRACE(pin ? "B1 on" : "B1 off");
+    std::mt19937_64 rng_gpu{seed};
+    prover_timings t;
+    const auto cuda = prove_batch(p, std::span(&v, 1), rng_gpu, {.backend = backend::cuda, .host_register = pin}, &t);
+    EXPECT_EQ(cuda[0].a, cpu[0].a);
+    EXPECT_EQ(cuda[0].b, cpu[0].b);
+    EXPECT_EQ(cuda[0].c, cpu[0].c);
+    if (pin && t.host_register_error.empty()) {
+      EXPECT_GT(t.host_register_s, 0.0);
     }
   }
 }
