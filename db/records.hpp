@@ -1,4 +1,4 @@
-// db records: the plain structs the results store reads and writes, one per table (DESIGN §8).
+// db records: the plain structs the results store reads and writes, one per table (design §8).
 #pragma once
 
 #include <chrono>
@@ -115,7 +115,7 @@ struct experiment_record {
   std::vector<arm_record> arms;
 };
 
-/// One process invocation of one benchmark (DESIGN §6) and every metric it reported.
+/// One process invocation of one benchmark (design §6) and every metric it reported.
 struct sample_record {
   std::int64_t id = 0;  ///< assigned by the store
   std::string uuid;     ///< filled in by the store when empty; merges deduplicate on it
@@ -169,7 +169,7 @@ struct verdict_record {
   nlohmann::json details = nlohmann::json::object();
 };
 
-/// A factorial effect on log time (DESIGN §7): term is a toggle ("A1=4") or a product ("A1=4*A2").
+/// A factorial effect on log time (design §7): term is a toggle ("A1=4") or a product ("A1=4*A2").
 struct effect_record {
   std::string experiment_id;
   std::string metric;

@@ -32,7 +32,7 @@ struct merge_report {
   std::map<std::string, std::string> experiment_ids;
 };
 
-/// The results of all experiments, in one SQLite file (DESIGN §8, schema in db/README.md).
+/// The results of all experiments, in one SQLite file (design §8, schema in db/README.md).
 /// Opening for writing applies pending migrations; opening read-only requires the latest schema.
 /// Every write that touches more than one row runs in one transaction (nested calls become
 /// savepoints), so a crash never leaves half a sample or half an experiment behind.

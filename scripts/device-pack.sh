@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds, on a machine without a GPU, everything the device run needs — the GPU tests, gpu-bench and
 # porep-bench with CUDA for sm_90 (Release), and the mission's abtest bundle (B1, D4 and B1+D4 against
-# base, the proof on cuda in interleaved rounds: `abtest run … --bundle`, DESIGN §3.2) — into one
+# base, the proof on cuda in interleaved rounds: `abtest run … --bundle`, design §3.2) — into one
 # folder under 64 MiB whose run.sh needs only the NVIDIA driver: nothing is compiled on the device.
 #
 # Usage: scripts/device-pack.sh [--build-dir DIR] [--no-bundle] [OUT_DIR]  (OUT_DIR: default build/device-pack)

@@ -6,7 +6,7 @@
 #                           [--rounds N] [--canary REF] [--shard I/N --group ID] [--no-report]
 #                           [--history-only] [--seed S]
 #   --out DIR        where the reports go (default .abtest/nightly/<UTC date>)
-#   --simulate FILE  draw samples from a scenario file (DESIGN §12) instead of building and running
+#   --simulate FILE  draw samples from a scenario file (design §12) instead of building and running
 #   --canary REF     also run base built at the frozen commit REF (a tag such as abtest-canary) as the
 #                    arm `canary`; history divides every series by it, night by night, which cancels
 #                    what moves the machine rather than the code (with --simulate: the scenario's

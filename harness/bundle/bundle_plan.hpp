@@ -1,4 +1,4 @@
-// A bundle's plan.json (DESIGN §3.2): the experiment built here and measured elsewhere — arms with
+// A bundle's plan.json (design §3.2): the experiment built here and measured elsewhere — arms with
 // their programs inside the bundle folder, the RMIT schedule, the benchmarks, every file's digest.
 //
 //   const auto bp = bundle::read_plan(dir / "plan.json");   // plan_error: newer schema, bad plan

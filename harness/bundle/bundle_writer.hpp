@@ -1,4 +1,4 @@
-// Writes a bundle folder (DESIGN §3.2): the arms' programs with the shared libraries they load, the
+// Writes a bundle folder (design §3.2): the arms' programs with the shared libraries they load, the
 // plan, the runner and a README — everything a host that cannot build needs to measure the experiment.
 //
 //   DIR/run                  the runner (needs only the C library; the CUDA driver for CUDA plans)

@@ -1,4 +1,4 @@
-// A bundle's runner (DESIGN §3.2): on the host that measures, check it, then run the plan's RMIT
+// A bundle's runner (design §3.2): on the host that measures, check it, then run the plan's RMIT
 // schedule with abtest's own executor into OUT/results.db — resumable, optionally within a budget.
 //
 //   DIR/run --check                      the host check alone (exit 0 or 5)

@@ -1,4 +1,4 @@
-// `abtest bisect`: which toggles (and pairs) make `to` slower than `from` (DESIGN §7, §9), or with
+// `abtest bisect`: which toggles (and pairs) make `to` slower than `from` (design §7, §9), or with
 // --commits which commit of a range did (bisect_commits.cpp). Every comparison is an experiment;
 // the search is one too. Phases: resolve → build arms → search → attribute → report, the last
 // reading one outcome for the terminal and for --json alike.
@@ -244,7 +244,7 @@ search::bisect_report run_search(const toggle_request& q, experiment_oracle& ora
 
 // --- attribute: culprits, offsets, and whether it is a regression ------------------------------
 
-// DESIGN §9: culprits push the way of the verdict, offsets pull the other way (a speed-up is never
+// design §9: culprits push the way of the verdict, offsets pull the other way (a speed-up is never
 // the culprit of a slowdown); candidates the confirmation A/Bs did not support are `rejected`.
 struct toggle_outcome {
   std::string experiment, metric;

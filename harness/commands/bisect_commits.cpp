@@ -1,5 +1,5 @@
 // `abtest bisect --commits GOOD..BAD`: which commit of a range made a variant slower — each tested
-// commit built in its own worktree, compared with GOOD by the three-valued comparison (DESIGN §7).
+// commit built in its own worktree, compared with GOOD by the three-valued comparison (design §7).
 // Phases: resolve → build the ends → search → report (one outcome, printed or written as JSON).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -177,7 +177,7 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   experiment_oracle oracle(store, q.m, ctx, q.s, [](const search::levels&) { return std::nullopt; });
   oracle.set_relinker([&arms](const run_plan& plan, const arm_plan& arm, int k) { return arms.layouts(plan, arm, k); });
 
-  // Search. The three-valued comparison of DESIGN §7: SLOWER → bad, SAME/FASTER → good,
+  // Search. The three-valued comparison of design §7: SLOWER → bad, SAME/FASTER → good,
   // INCONCLUSIVE after a retry with more rounds → skip; an unbuildable commit → skip.
   auto compare = [&](const arm_plan& candidate) {
     search::comparison c = oracle.compare_arms(*good, candidate, {q.mm.margin, 0.05, 0});

@@ -1,4 +1,4 @@
-// `--bundle DIR` of run and matrix (DESIGN §3.2): build the arms for the host that will measure
+// `--bundle DIR` of run and matrix (design §3.2): build the arms for the host that will measure
 // (build.bundle_args, in their own folders) and write the bundle instead of measuring.
 #pragma once
 

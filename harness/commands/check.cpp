@@ -1,5 +1,5 @@
 // `abtest check`: is the checked-out tree slower than a good revision? For `git bisect run`:
-// exit 0 good, 1 bad, 125 skip (DESIGN §9).
+// exit 0 good, 1 bad, 125 skip (design §9).
 #include <fmt/format.h>
 
 #include <iostream>

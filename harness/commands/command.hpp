@@ -19,7 +19,7 @@ namespace abtest::cli {
 struct global_options {
   std::string manifest;  // --manifest
   std::string db;        // --db
-  bool json = false;     // --json: machine-readable output on stdout (DESIGN §9)
+  bool json = false;     // --json: machine-readable output on stdout (design §9)
   bool quiet = false;    // -q
   int verbose = 0;       // -v (repeatable)
   std::string command_line;  // as typed, recorded with each experiment

@@ -1,5 +1,5 @@
 // `abtest history --confirm`: the A/B of the two builds on either side of a change point, run as an
-// experiment (kind run) through the scheduler and stored like any other (DESIGN §7 "Change points").
+// experiment (kind run) through the scheduler and stored like any other (design §7 "Change points").
 #pragma once
 
 #include <optional>
@@ -30,7 +30,7 @@ struct confirmation {
 // - real builds: each night's build folder when it still holds the recorded binaries (same hashes),
 //   else a rebuild of the recorded commit in its own worktree (like `bisect --commits`); a dirty
 //   or unrecorded build cannot be rebuilt and is reported as such;
-// - identical binaries on both sides: SAME by construction, nothing measured (DESIGN §5).
+// - identical binaries on both sides: SAME by construction, nothing measured (design §5).
 // The outcome is also written into the change point's note (its triage state is left alone). An A/B
 // already completed for the same change point and nights is reused, not run again.
 confirmation confirm_changepoint(db::results_store& store, const global_options& g, const confirm_request& r);

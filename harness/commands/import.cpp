@@ -1,4 +1,4 @@
-// `abtest import OUT`: a bundle's results (DESIGN §3.2), measured on another host by DIR/run, merged
+// `abtest import OUT`: a bundle's results (design §3.2), measured on another host by DIR/run, merged
 // into the local store as an ordinary experiment and analysed here with the code `run` uses.
 #include <fmt/format.h>
 

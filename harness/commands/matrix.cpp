@@ -1,5 +1,5 @@
 // `abtest matrix`: every configuration of a design (full 2^k, resolution-V half fraction, one at a
-// time) as arms of one experiment in RMIT rounds; verdicts vs base and factorial effects (DESIGN §7).
+// time) as arms of one experiment in RMIT rounds; verdicts vs base and factorial effects (design §7).
 // Phases: resolve → build arms → measure → attribute → report, the last reading one outcome for the
 // terminal and for --json alike.
 #include <fmt/format.h>
@@ -51,7 +51,7 @@ std::pair<int, int> parse_shard(const std::string& text) {
   throw usage_error(fmt::format("--shard {}: expected I/N with 0 ≤ I < N, e.g. --shard 0/4 (Slurm: $SLURM_ARRAY_TASK_ID/4)", text));
 }
 
-// The frozen canary (DESIGN §7 "Change points"): base built at commit REF in its own worktree and
+// The frozen canary (design §7 "Change points"): base built at commit REF in its own worktree and
 // build folder, which later nights reuse, so the same program runs every night and only the machine
 // moves it. With a scenario nothing is built: the canary is the all-off configuration, which sees
 // the scenario's base (machine) but none of the toggles' effects.

@@ -1,5 +1,5 @@
 // The measurement flags that run, matrix, bisect, noise-floor and check share — --rounds, --margin,
-// --param, --simulate, --seed, --jobs — declared once and checked once (DESIGN §9); and the
+// --param, --simulate, --seed, --jobs — declared once and checked once (design §9); and the
 // evidence flags of run, matrix and bisect — --layouts, --duet, --counts, --pin (issue #16).
 //
 // Example (a command's registration, then its action):
@@ -27,7 +27,7 @@ struct measurement_flags {
   int rounds = 10;  // the command's default: set it before add_measurement_options
   double margin_pct = 1.0;
   std::vector<std::string> params{};
-  std::string simulate{};  // a scenario file (DESIGN §12); load it with load_simulate_flag
+  std::string simulate{};  // a scenario file (design §12); load it with load_simulate_flag
   std::optional<std::uint64_t> seed{};
   int jobs = 0;
 };
@@ -36,7 +36,7 @@ struct measurement_flags {
 struct measurement_options {
   std::string rounds_help{};
   std::string margin_help = "practical margin in percent (default 1)";
-  std::string simulate_help = "draw samples from a scenario file instead of building and running (DESIGN §12)";
+  std::string simulate_help = "draw samples from a scenario file instead of building and running (design §12)";
   std::string seed_help = "seed of the round order (default: random, recorded)";
   std::string jobs_help = "parallel build jobs (default: the build tool's)";
 };

@@ -1,6 +1,6 @@
 // `abtest noise-floor`: A/A′ — one variant built twice, the second in another code layout, compared in
 // RMIT rounds; the effect a rebuild alone can fake is the floor under which effects are unresolvable
-// (DESIGN §7; layout bias: Mytkowicz et al., "Producing wrong data without doing anything obviously
+// (design §7; layout bias: Mytkowicz et al., "Producing wrong data without doing anything obviously
 // wrong!", ASPLOS 2009).
 #include <fmt/format.h>
 

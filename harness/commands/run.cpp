@@ -1,5 +1,5 @@
 // `abtest run`: build the variant(s) and the baseline, run the benchmarks in randomized interleaved
-// rounds, store every sample, print a verdict per metric (DESIGN §6, §7, §9).
+// rounds, store every sample, print a verdict per metric (design §6, §7, §9).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>

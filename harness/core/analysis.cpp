@@ -1,5 +1,5 @@
 // Verdicts from samples: rounds are blocks, so each candidate is compared with the baseline of the
-// same round (paired log ratio); a round where either invocation failed is dropped (DESIGN §6).
+// same round (paired log ratio); a round where either invocation failed is dropped (design §6).
 #include "harness/core/analysis.hpp"
 
 #include <fmt/format.h>
@@ -35,7 +35,7 @@ std::string most_common(const std::vector<std::string>& values) {
   return best;
 }
 
-// INVALID (DESIGN §4): a sample that says verified=false, or a digest that differs from the
+// INVALID (design §4): a sample that says verified=false, or a digest that differs from the
 // baseline's for the same benchmark. The baseline itself is checked for verified=false only.
 void check_correctness(const run_plan& plan, const std::vector<sample_row>& samples, std::vector<arm_health>& arms) {
   std::map<std::string, std::string> baseline_digest;

@@ -1,5 +1,5 @@
 // From recorded samples to verdicts: paired per-round log ratios, Holm across the experiment,
-// INVALID for failed correctness checks (DESIGN §4, §7).
+// INVALID for failed correctness checks (design §4, §7).
 #pragma once
 
 #include <optional>
@@ -79,7 +79,7 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
 // regressions by the same rule.
 void judge(analysis_result& result, const run_plan& plan, const analysis_options& options = {});
 
-// Against the manifest's reference figures (DESIGN §3): comparable only when the run's params
+// Against the manifest's reference figures (design §3): comparable only when the run's params
 // equal the reference's; otherwise `comparable` is false and `why` says what differs.
 struct reference_row {
   std::string metric;

@@ -1,4 +1,4 @@
-// The error type every command throws to end with a documented exit code (DESIGN §9).
+// The error type every command throws to end with a documented exit code (design §9).
 #pragma once
 
 #include <stdexcept>
@@ -6,7 +6,7 @@
 
 namespace abtest {
 
-// Exit codes of the abtest CLI — a contract (DESIGN §9).
+// Exit codes of the abtest CLI — a contract (design §9).
 enum class exit_code : int {
   ok = 0,
   regression = 1,      // a regression was found and the command was asked to fail on it

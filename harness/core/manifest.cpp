@@ -1,4 +1,4 @@
-// Loads abtest.json and validates it against the contract of DESIGN §3, naming file, key and fix.
+// Loads abtest.json and validates it against the contract of design §3, naming file, key and fix.
 #include "harness/core/manifest.hpp"
 
 #include <fmt/format.h>
@@ -92,7 +92,7 @@ const std::regex& placeholder_pattern() {
   return re;
 }
 
-// Each kind key with the build systems that can honour it (DESIGN §3.1).
+// Each kind key with the build systems that can honour it (design §3.1).
 struct kind_key {
   const char* key;
   toggle_kind kind;
@@ -140,7 +140,7 @@ void parse_kind(const validator& v, const json& j, const std::string& where, bui
     std::vector<std::string> names;
     for (const auto& k : kind_keys()) names.push_back(k.key);
     v.fail(where, given.empty() ? "says nothing about how it reaches the project" : "has more than one kind key",
-           fmt::format("give exactly one of: {} (DESIGN §3.1)", fmt::join(names, ", ")));
+           fmt::format("give exactly one of: {} (design §3.1)", fmt::join(names, ", ")));
   }
   const kind_key& k = *given.front();
   const std::string key = where + "." + k.key;
@@ -507,7 +507,7 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
   } catch (const json::out_of_range& e) {  // a number too large for a double (found by fuzz_manifest)
     throw usage_error(fmt::format("{}: not valid JSON ({}) — write a smaller number", path.string(), e.what()));
   }
-  if (!root.is_object()) v.fail("(top level)", "must be a JSON object", "see DESIGN §3 for the format");
+  if (!root.is_object()) v.fail("(top level)", "must be a JSON object", "see design §3 for the format");
   v.only_keys(root, "", {"project", "source_dir", "build", "params", "toggles", "benchmarks", "reference"});
 
   manifest m;

@@ -1,4 +1,4 @@
-// The project manifest (abtest.json): toggles, build settings, benchmarks, reference (DESIGN §3).
+// The project manifest (abtest.json): toggles, build settings, benchmarks, reference (design §3).
 //
 // Example:
 //   auto m = abtest::load_manifest("abtest.json");   // throws user_error (exit 2) naming file + key
@@ -15,7 +15,7 @@
 
 namespace abtest {
 
-// How a toggle reaches the project (DESIGN §3.1); exactly one kind key per toggle.
+// How a toggle reaches the project (design §3.1); exactly one kind key per toggle.
 enum class toggle_kind {
   option,   // cmake: -D<option>=<value of the level>
   feature,  // cargo: the level's features (`feature` = one feature for the on level, `features` = per level)

@@ -1,4 +1,4 @@
-// Where samples come from: real benchmark processes, or the scenario model (DESIGN §12).
+// Where samples come from: real benchmark processes, or the scenario model (design §12).
 #pragma once
 
 #include "harness/core/manifest.hpp"
@@ -15,7 +15,7 @@ namespace abtest {
 class sample_source {
  public:
   virtual ~sample_source() = default;
-  // One invocation of `bench` for `arm` in round `round` (one sample, DESIGN §6).
+  // One invocation of `bench` for `arm` in round `round` (one sample, design §6).
   virtual exec::sample_outcome run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) = 0;
   // Two invocations of `bench` at once, for a duet (run_plan::duet). This default runs them one
   // after the other; sources that can run them together override it.

@@ -1,4 +1,4 @@
-// Randomized interleaved rounds (RMIT, DESIGN §6): warm-ups, then rounds in which every arm runs
+// Randomized interleaved rounds (RMIT, design §6): warm-ups, then rounds in which every arm runs
 // once per benchmark in a fresh seeded order; adaptive stopping; resume from recorded samples.
 #pragma once
 

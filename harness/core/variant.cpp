@@ -1,4 +1,4 @@
-// Canonical variant keys and the parsing of --toggle flags and variant specs (DESIGN §5).
+// Canonical variant keys and the parsing of --toggle flags and variant specs (design §5).
 #include "harness/core/variant.hpp"
 
 #include <fmt/format.h>

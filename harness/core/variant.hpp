@@ -1,4 +1,4 @@
-// Variants: one assignment of levels to toggles, and its canonical key (DESIGN §5).
+// Variants: one assignment of levels to toggles, and its canonical key (design §5).
 //
 // Example (with the root manifest):
 //   variant v = parse_variant_spec("A1=4+B1", m);   // or variant_from_flags({"A1", "B1"}, m)

@@ -28,7 +28,7 @@ struct benchmark_invocation {
   std::vector<int> ok_exit_codes{0};         // exit codes that mean "ran" (a program may exit with a count)
 };
 
-// Runs the invocation once (one sample, DESIGN §6). Status, in order of precedence:
+// Runs the invocation once (one sample, design §6). Status, in order of precedence:
 //   could not start (or was abandoned) → failed; ran past timeout_s → timeout; ended by a signal → crashed;
 //   non-zero exit → failed; else the parser's ok / no_metrics / bad_output.
 // Every started sample carries the process metrics `<bench>.wall_s`, `user_s`, `sys_s`,

@@ -1,4 +1,4 @@
-// Parser of Google Benchmark's JSON reporter output (format `gbench`, DESIGN §4).
+// Parser of Google Benchmark's JSON reporter output (format `gbench`, design §4).
 #include <algorithm>
 #include <array>
 

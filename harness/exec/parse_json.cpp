@@ -1,4 +1,4 @@
-// Parser of the abtest metrics protocol (format `json`, DESIGN §4).
+// Parser of the abtest metrics protocol (format `json`, design §4).
 #include "harness/exec/parse_support.hpp"
 #include "harness/exec/parsers.hpp"
 

@@ -1,4 +1,4 @@
-// Parser of free-form output through a regular expression (format `lines`, DESIGN §4).
+// Parser of free-form output through a regular expression (format `lines`, design §4).
 #include <charconv>
 #include <regex>
 

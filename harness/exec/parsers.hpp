@@ -1,4 +1,4 @@
-// Parsers of benchmark output for the three `format`s of DESIGN §4: gbench, json, lines.
+// Parsers of benchmark output for the three `format`s of design §4: gbench, json, lines.
 #pragma once
 
 #include <map>
@@ -52,7 +52,7 @@ parsed_output parse_json(std::string_view bench, std::string_view text);
 // gives a metric: group 1 its name, group 2 its value, optional group 3 its unit (s, ms, us, µs,
 // ns). A value with a unit is stored in seconds and its name gets the `_s` suffix unless it has
 // it already ("ntt_h 690 ms" → `<bench>.ntt_h_s` = 0.69); a value without one is stored as is.
-// A name seen on several lines gets the median of its values (one value per process, DESIGN §6).
+// A name seen on several lines gets the median of its values (one value per process, design §6).
 parsed_output parse_lines(std::string_view bench, std::string_view pattern, std::string_view text);
 
 // Dispatches on `format`; for `lines`, stdout and stderr are both searched.
@@ -63,7 +63,7 @@ parsed_output parse_output(output_format format, std::string_view bench, std::st
 // any case, outside strings) as null, so that a strict JSON parser accepts the text.
 std::string sanitize_json_numbers(std::string_view text);
 
-// `name` with every character outside [A-Za-z0-9_] replaced by '_' (DESIGN §4 metric names).
+// `name` with every character outside [A-Za-z0-9_] replaced by '_' (design §4 metric names).
 std::string sanitize_metric_name(std::string_view name);
 
 }  // namespace abtest::exec

@@ -21,7 +21,7 @@ struct perf_event_spec {
   std::uint64_t config = 0;
 };
 
-// instructions, cycles and cache_misses: the counters the executor records (DESIGN §4).
+// instructions, cycles and cache_misses: the counters the executor records (design §4).
 std::span<const perf_event_spec> hardware_events();
 
 // Counts user-space events of one process and the children it forks (inherit), from its next

@@ -10,7 +10,7 @@
 
 namespace abtest::exec {
 
-// How one invocation ended (DESIGN §4, §6). Only `ok` samples enter the statistics; every other
+// How one invocation ended (design §4, §6). Only `ok` samples enter the statistics; every other
 // status is recorded with its error and drops its round from paired analysis.
 enum class sample_status {
   ok,          // exited 0 and the output parsed into at least one metric
@@ -33,7 +33,7 @@ struct sample_outcome {
   std::string error;             // empty for ok; otherwise `<what> — <what to do>`
   // "<bench>.<metric>" → value in seconds (`_s`), MiB (`_mib`) or a plain count.
   std::map<std::string, double> metrics;
-  // Correctness facts, e.g. "verified" → "true", "digest" → "9f2c…" (DESIGN §4 `checks`).
+  // Correctness facts, e.g. "verified" → "true", "digest" → "9f2c…" (design §4 `checks`).
   std::map<std::string, std::string> checks;
   std::string backend;             // what actually ran ("cpu", "cuda"), empty when not reported
   nlohmann::json context = nlohmann::json::object();

@@ -129,7 +129,7 @@ execution execute(db::results_store& store, const manifest& m, const run_plan& p
 
 std::vector<sample_row> load_samples(db::results_store& store, const std::string& id);
 
-// The exit code of DESIGN §9 for a finished comparison.
+// The exit code of design §9 for a finished comparison.
 int exit_code_for(const analysis_result& a, bool fail_on_regression);
 
 }  // namespace abtest

@@ -23,7 +23,7 @@ namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-// τ of the mixture SPRT: the smallest log effect of interest (DESIGN §7).
+// τ of the mixture SPRT: the smallest log effect of interest (design §7).
 constexpr double adaptive_tau = 0.02;
 
 }  // namespace
@@ -257,7 +257,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
   search::comparison c;
   oracle_step step{baseline.key, candidate.key, {}, "", ""};
   if (!baseline.binaries_digest.empty() && baseline.binaries_digest == candidate.binaries_digest) {
-    // DESIGN §5: identical binaries are the same program — SAME by construction, nothing measured.
+    // design §5: identical binaries are the same program — SAME by construction, nothing measured.
     c.verdict = stats::verdict::same;
     c.estimate.has_ci = true;
     c.estimate.ci_low = c.estimate.ci_high = 0.0;

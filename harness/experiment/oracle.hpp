@@ -31,7 +31,7 @@ struct oracle_settings {
   std::vector<std::string> benchmarks;  // … unless these are given (a matrix runs them all)
   std::string kind = "bisect";     // experiment kind of each comparison / matrix
   int fixed_rounds = 0;            // > 0: n rounds and a paired t CI; 0: adaptive (always-valid CI)
-  int min_rounds = 10;             // adaptive: the sequence starts here (DESIGN §7) …
+  int min_rounds = 10;             // adaptive: the sequence starts here (design §7) …
   int max_rounds = 50;             // … and stops here at the first attempt
   int retry_max_rounds = 100;      // attempt ≥ 1 (INCONCLUSIVE before): measured afresh up to this
   int warmups = 1;                 // per arm, recorded, not analysed
@@ -142,7 +142,7 @@ std::string benchmark_of(const std::string& metric);
 
 // The search metric: `flag` when given (its benchmark must exist); else `proof.total_s` when there is
 // a `proof` benchmark (or scenario metric), else the only `<bench>.total_s`; else a usage error
-// asking for --metric (DESIGN §9).
+// asking for --metric (design §9).
 std::string choose_metric(const manifest& m, const std::string& flag, const search::scenario* s);
 
 // The arm provider of variant searches: builds each variant once (recorded), or, with a scenario,

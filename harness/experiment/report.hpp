@@ -1,5 +1,5 @@
 // How a comparison is shown: one terminal table per benchmark (phases under their total), or the
-// --json contract of DESIGN §9.
+// --json contract of design §9.
 #pragma once
 
 #include <nlohmann/json.hpp>

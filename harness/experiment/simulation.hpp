@@ -1,4 +1,4 @@
-// The simulated executor (DESIGN §12): a scenario file stands in for build + run, so the scheduler,
+// The simulated executor (design §12): a scenario file stands in for build + run, so the scheduler,
 // the statistics and the searches run at scale against a known truth.
 #pragma once
 

@@ -71,7 +71,7 @@ std::string html_exporter::render(const report_data& r) const {
   }
   if (const auto t = layout_table(r))
     s += "<h2>Layouts (how much of each difference is where the linker put the code)</h2>\n" + table(t->head, t->rows);
-  // A bisection's terms as culprits and offsets (DESIGN §9); other experiments' effects in one table.
+  // A bisection's terms as culprits and offsets (design §9); other experiments' effects in one table.
   for (const auto& [role, heading] : {std::pair{"", "Effects (change attributed to each term)"},
                                       std::pair{"culprit", "Culprits (pushing the way of the verdict)"},
                                       std::pair{"offset", "Offsets (pulling the other way)"}}) {

@@ -23,7 +23,7 @@ std::vector<std::string> split_term(const std::string& term) {
 }  // namespace
 
 nlohmann::json json_exporter::to_json(const report_data& r) {
-  // The contract's experiment / baseline / verdicts (DESIGN §9), then the report's own keys.
+  // The contract's experiment / baseline / verdicts (design §9), then the report's own keys.
   nlohmann::json j = report::to_json(experiment_result{r.experiment, r.baseline, r.verdicts, r.mechanisms});
   j.update({{"title", r.title}, {"kind", r.kind}, {"status", r.status}, {"started_at", r.started_at},
             {"headline_metric", r.headline_metric}, {"duet", r.duet}});
@@ -33,7 +33,7 @@ nlohmann::json json_exporter::to_json(const report_data& r) {
     j["effects"].push_back({{"metric", e.metric}, {"term", e.term}, {"effect", e.estimate}, {"ci_low", opt(e.ci_low)},
                             {"ci_high", opt(e.ci_high)}, {"p_adjusted", opt(e.p_adjusted)}});
     if (e.role.empty()) continue;
-    // A bisection's terms also in the shape of `bisect --json` (DESIGN §9): culprits and offsets.
+    // A bisection's terms also in the shape of `bisect --json` (design §9): culprits and offsets.
     j["effects"].back()["role"] = e.role;
     const std::string list = e.role == "culprit" ? "culprits" : "offsets";
     if (!j.contains(list)) j[list] = nlohmann::json::array();

@@ -53,7 +53,7 @@ std::string markdown_exporter::render(const report_data& r) const {
     out += "\n";
   }
   if (const auto t = layout_table(r)) out += "## Layouts (how much of each difference is where the linker put the code)\n\n" + table(*t) + "\n";
-  // A bisection's terms as culprits and offsets (DESIGN §9); other experiments' effects in one table.
+  // A bisection's terms as culprits and offsets (design §9); other experiments' effects in one table.
   const auto effects_table = [&](const std::string& heading, const std::string& role) {
     std::string rows;
     for (const auto& e : r.effects)

@@ -71,7 +71,7 @@ void sort_for_reading(std::vector<changepoint_row>& rows) {
   });
 }
 
-// DESIGN §9: a bisection's term is a culprit when it pushes the way of the bisection's overall
+// design §9: a bisection's term is a culprit when it pushes the way of the bisection's overall
 // verdict (stored as its verdict row for the searched metric), an offset when it pulls the other way.
 void assign_roles(std::vector<effect_row>& effects, const std::vector<db::verdict_record>& verdicts) {
   for (auto& x : effects) {

@@ -15,7 +15,7 @@ struct effect_row {
   std::string metric, term;
   double estimate = 0;  // ln ratio attributed to the term
   std::optional<double> ci_low, ci_high, p_adjusted;
-  // A bisection's term (DESIGN §9): "culprit" when it pushes the way of the bisection's verdict,
+  // A bisection's term (design §9): "culprit" when it pushes the way of the bisection's verdict,
   // "offset" when it pulls the other way; "" for other experiments' effects.
   std::string role;
 };

@@ -1,4 +1,4 @@
-// The verdicts of the --json contract (DESIGN §9): one serializer for every command that prints them
+// The verdicts of the --json contract (design §9): one serializer for every command that prints them
 // (run, compare, matrix, show) and for the JSON report.
 //
 // Example:

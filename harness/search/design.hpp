@@ -7,7 +7,7 @@
 namespace abtest::search {
 
 // A design: the configurations to run, each a 0/1 level per factor (factor j is letter 'A' + j in
-// generator words). Run order inside a round is the executor's business (RMIT, DESIGN §6).
+// generator words). Run order inside a round is the executor's business (RMIT, design §6).
 struct design {
   std::string kind;                     // "full", "fractional" or "oat"
   int k = 0;                            // factors
@@ -34,7 +34,7 @@ design fractional_factorial(int k);
 // effects only, assuming no interactions — the cheapest screen, not an attribution.
 design one_at_a_time(int k);
 
-// "full" | "half" | "oat" as on the command line (`--design`, DESIGN §9); "half" = fractional_factorial.
+// "full" | "half" | "oat" as on the command line (`--design`, design §9); "half" = fractional_factorial.
 design make_design(const std::string& name, int k);
 
 }  // namespace abtest::search

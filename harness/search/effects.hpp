@@ -1,4 +1,4 @@
-// Factorial effects and 0/1 attribution from a matrix of log values run in RMIT rounds (DESIGN §7).
+// Factorial effects and 0/1 attribution from a matrix of log values run in RMIT rounds (design §7).
 #pragma once
 
 #include <vector>
@@ -21,7 +21,7 @@ struct term_effect {
 
 struct factorial_analysis {
   int configs = 0;     // configurations used (a configuration with no value in any round is left out)
-  int rounds = 0;      // rounds used (a round missing any used configuration is dropped, DESIGN §6)
+  int rounds = 0;      // rounds used (a round missing any used configuration is dropped, design §6)
   double sigma = 0.0;  // √ of the config × round residual mean square
   double df = 0.0;     // (configs − 1)(rounds − 1)
   // ±1 coding: E = (2/N_c) Σ_c x_c ȳ_c for an orthogonal design (its least-squares form otherwise),
@@ -30,7 +30,7 @@ struct factorial_analysis {
   // The same model in 0/1 coding (off = 0): ln(V/B) of a variant S vs the all-low configuration is
   // Σ_{i∈S} γ_i + Σ_{i<j∈S} γ_ij. Fitted by least squares in 0/1 coding directly, which is the same
   // model space as ±1 coding, so γ_ij = 2E_ij and γ_i = E_i − Σ_j E_ij exactly (the conversion of
-  // DESIGN §7: substitute x = 2z − 1 into the ±1 model truncated at pairs); the direct fit also gives
+  // design §7: substitute x = 2z − 1 into the ±1 model truncated at pairs); the direct fit also gives
   // each γ its own SE without propagating covariances. Recovers γ exactly on noiseless data whose true
   // model has no terms beyond pairs.
   std::vector<term_effect> attribution;

@@ -33,7 +33,7 @@ struct plan_options {
   double margin = 0.02;  // the smallest effect the search must find (ln(1 + margin))
   double alpha = 0.05;
   double power = 0.9;
-  int min_ab_rounds = 10;   // an adaptive A/B's first look (DESIGN §7)
+  int min_ab_rounds = 10;   // an adaptive A/B's first look (design §7)
   int min_matrix_rounds = 2;  // a matrix's error term is its config × round residual
   int matrix_rounds = 0;    // > 0: the rounds a factorial and each A/B run (--rounds), not planned
 };

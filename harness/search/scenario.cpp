@@ -1,4 +1,4 @@
-// Scenario file parser and the simulated benchmark of DESIGN §12.
+// Scenario file parser and the simulated benchmark of design §12.
 #include "harness/search/scenario.hpp"
 
 #include <algorithm>
@@ -139,7 +139,7 @@ metric_model parse_metric(const std::string& name, const json& j, const std::vec
 }  // namespace
 
 scenario parse_scenario(const json& document) {
-  if (!document.is_object()) fail("a scenario is not a JSON object", "see DESIGN §12 for the format");
+  if (!document.is_object()) fail("a scenario is not a JSON object", "see design §12 for the format");
   scenario s;
   s.document = document;
   if (!document.contains("toggles") || !document["toggles"].is_array()) {

@@ -1,4 +1,4 @@
-// Scenario files (DESIGN §12): a model of toggles' true effects, and the simulator that samples it.
+// Scenario files (design §12): a model of toggles' true effects, and the simulator that samples it.
 #pragma once
 
 #include <cstdint>

@@ -26,12 +26,12 @@ struct shard_values {
 
 // Model: y = μ_c + β_{s,r} + ε, with a block β per (shard, round) — machine, drift and noisy
 // neighbours of that round — and ε ~ N(0, σ²). Within shard s (a complete block design over the
-// rounds it kept; a round missing any of its configurations is dropped, DESIGN §6):
+// rounds it kept; a round missing any of its configurations is dropped, design §6):
 //   d_c = ȳ_c − ȳ_base,s         Var d_c = 2σ²/R_s,  Cov(d_c, d_c') = σ²/R_s in the same shard, 0 across,
 //   σ̂² = Σ_s SS_s / Σ_s (C_s − 1)(R_s − 1)   (pooled config × round residual, Montgomery 2017 §4.1).
 // The 0/1-coded terms γ (d_c = Σ_t γ_t (z_ct − z_0t), z_ct = 1 when term t is active in c) are fitted by generalized
 // least squares on d with that covariance (Aitken 1935), and the ±1 effects of the screen follow
-// from the same fit, E_i = γ_i + ½ Σ_j γ_ij, E_ij = ½ γ_ij (DESIGN §7's conversion, inverted).
+// from the same fit, E_i = γ_i + ½ Σ_j γ_ij, E_ij = ½ γ_ij (design §7's conversion, inverted).
 // With a single shard this is exactly analyze_factorial / attribute (the same estimates and SEs).
 // Throws std::invalid_argument when a shard lacks base values, a configuration appears in two
 // shards, or the configurations present cannot separate the terms (a shard is missing).

@@ -1,4 +1,4 @@
-// An oracle that samples a scenario (DESIGN §12) instead of building and running: the simulated executor.
+// An oracle that samples a scenario (design §12) instead of building and running: the simulated executor.
 #pragma once
 
 #include <cstdint>

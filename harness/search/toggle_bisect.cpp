@@ -23,7 +23,7 @@ std::vector<std::string> names(const std::vector<factor>& factors, std::vector<i
   return out;
 }
 
-// DESIGN §7: to vs to − C must not move in the culprit's direction (measured afresh), and from + C vs
+// design §7: to vs to − C must not move in the culprit's direction (measured afresh), and from + C vs
 // from must (`added`).
 bool confirm(search_session& session, const levels& to, const std::vector<factor>& factors,
              const std::vector<int>& members, double effect, const comparison& added, const ask_options& how) {

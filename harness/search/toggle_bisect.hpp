@@ -1,4 +1,4 @@
-// Toggle bisection: which toggles (and pairs) make `to` slower or faster than `from` (DESIGN §7, §9).
+// Toggle bisection: which toggles (and pairs) make `to` slower or faster than `from` (design §7, §9).
 #pragma once
 
 #include <optional>
@@ -31,7 +31,7 @@ struct culprit {
   double effect = 0.0;               // ln ratio attributed to the term (0/1 coding)
   double ci_low = 0.0;
   double ci_high = 0.0;
-  // A main effect: the two A/Bs of DESIGN §7, measured afresh: to vs to−C is not in the culprit's
+  // A main effect: the two A/Bs of design §7, measured afresh: to vs to−C is not in the culprit's
   // direction, and from+C vs from is. A pair: heredity (both of its toggles supported terms of their
   // own) or else the four cells' interaction, significant and of the same sign — whichever way it
   // pulls. false = a candidate that did not hold up (report it as such, not as a culprit); empty when
@@ -67,7 +67,7 @@ struct bisect_report {
   std::vector<std::vector<std::string>> not_estimable;
 };
 
-// The terms of a bisection as DESIGN §9 reports them: a culprit pushes the way of the overall
+// The terms of a bisection as design §9 reports them: a culprit pushes the way of the overall
 // verdict (for a SLOWER time metric: effect > 0; without a direction, SAME or INCONCLUSIVE, the way of
 // a regression — stats::log_direction); a term that pulls the other way is an offset, so a speed-up
 // is never called the culprit of a slowdown. Terms the confirmation A/Bs did not support are

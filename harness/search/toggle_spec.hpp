@@ -10,7 +10,7 @@ namespace abtest::search {
 // A variant: toggle id → level. A toggle missing from the map is at its off level.
 using levels = std::map<std::string, std::string>;
 
-// The manifest's toggle fields that matter to the search (DESIGN §3): the first level is "off",
+// The manifest's toggle fields that matter to the search (design §3): the first level is "off",
 // `on` (default: the last level) is what `--toggle ID` selects.
 struct toggle_spec {
   std::string id;
@@ -19,7 +19,7 @@ struct toggle_spec {
 
   const std::string& off_level() const { return levels.front(); }
   const std::string& on_level() const { return on.empty() ? levels.back() : on; }
-  // A toggle at `level` spelled as in variant keys (DESIGN §5): "B1" for two levels, "A1=4" otherwise.
+  // A toggle at `level` spelled as in variant keys (design §5): "B1" for two levels, "A1=4" otherwise.
   std::string term(const std::string& level) const;
 };
 

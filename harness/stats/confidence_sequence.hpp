@@ -12,7 +12,7 @@ struct sequential_options {
   double alpha = 0.05;   // error level of the whole sequence, whenever it is stopped
   double tau = 0.02;     // mixing sd ≈ the smallest log effect of interest
   double margin = default_margin;
-  int min_rounds = 10;   // the plug-in variance is too rough before this (DESIGN §7)
+  int min_rounds = 10;   // the plug-in variance is too rough before this (design §7)
   int max_rounds = 50;
 };
 

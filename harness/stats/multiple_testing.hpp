@@ -8,7 +8,7 @@ namespace abtest::stats {
 
 // Holm (1979) step-down adjusted p-values, in input order: with p sorted ascending,
 // p̃_(i) = max_{j ≤ i} min(1, (m − j + 1) p_(j)). Controls the family-wise error rate under any
-// dependence; use it for regression gates (DESIGN §7). Throws std::invalid_argument on a p outside [0, 1].
+// dependence; use it for regression gates (design §7). Throws std::invalid_argument on a p outside [0, 1].
 std::vector<double> holm_adjust(std::span<const double> p);
 
 // Benjamini & Hochberg (1995) step-up q-values, in input order: q_(i) = min_{j ≥ i} min(1, m p_(j)/j)

@@ -1,4 +1,4 @@
-// Paired log-ratio estimate with a Student t CI: the primary estimator of DESIGN §7.
+// Paired log-ratio estimate with a Student t CI: the primary estimator of design §7.
 #pragma once
 
 #include <span>

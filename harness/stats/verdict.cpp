@@ -1,4 +1,4 @@
-// The speed verdict rule of DESIGN §7.
+// The speed verdict rule of design §7.
 #include "harness/stats/verdict.hpp"
 
 #include <array>

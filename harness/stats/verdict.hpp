@@ -1,4 +1,4 @@
-// The speed verdict of a comparison (DESIGN §7): SLOWER / FASTER / SAME / INCONCLUSIVE / INVALID.
+// The speed verdict of a comparison (design §7): SLOWER / FASTER / SAME / INCONCLUSIVE / INVALID.
 #pragma once
 
 #include <optional>
@@ -27,14 +27,14 @@ struct verdict_result {
 // SLOWER if low > 0; FASTER if high < 0; SAME if −ln(1+δ) ≤ low and high ≤ ln(1+δ); else INCONCLUSIVE.
 // A slower/faster result whose |estimate| < ln(1+δ) is flagged immaterial. An estimate without a CI
 // is inconclusive. Never returns verdict::invalid: that is the caller's call when a variant fails its
-// correctness checks (DESIGN §4), and it then reports no speed verdict at all.
+// correctness checks (design §4), and it then reports no speed verdict at all.
 //
 // Which way is worse: times, sizes and counts are better lower; rates (constraints per second) are
 // better higher, and for them the rule is mirrored — a rate whose CI lies above 1 is FASTER.
 enum class better { lower, higher };
 verdict_result decide(const log_estimate& e, double margin = default_margin, better direction = better::lower);
 
-// Which way a metric is better, by its unit suffix (DESIGN §4): rates (`_per_s`, e.g.
+// Which way a metric is better, by its unit suffix (design §4): rates (`_per_s`, e.g.
 // synth.synthesis_constraints_per_s) higher; times, sizes and counts lower.
 better better_for(std::string_view metric);
 
@@ -44,7 +44,7 @@ better better_for(std::string_view metric);
 // the way a bisection looks. A term of a bisection is a culprit when its effect has this sign.
 int log_direction(verdict v, better direction);
 
-// How a verdict reads for a metric, by its unit suffix (DESIGN §4): a time (`_s`) or a rate
+// How a verdict reads for a metric, by its unit suffix (design §4): a time (`_s`) or a rate
 // (`_per_s`) is SLOWER / FASTER; any other metric — a size (`maxrss_mib`), a count — is better lower
 // and reads HIGHER (worse) / LOWER (better), as it has no speed. SAME, INCONCLUSIVE and INVALID read
 // as they are. The --json `verdict` keeps the contract's spelling (to_string) for every metric.

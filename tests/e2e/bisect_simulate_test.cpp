@@ -1,5 +1,5 @@
 // abtest bisect / matrix / noise-floor --simulate: scenario samples through the real scheduler,
-// statistics, search and database; the --json contract of DESIGN §9.
+// statistics, search and database; the --json contract of design §9.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -86,7 +86,7 @@ TEST(bisect_simulate, from_to_and_the_stored_steps_share_one_key) {
   EXPECT_EQ(steps[0]["to_variant"], j["to"]) << "the overall comparison is stored under the key bisect reports";
 }
 
-// DESIGN §9: culprits push the way of the verdict, offsets pull the other way. In the incident at
+// design §9: culprits push the way of the verdict, offsets pull the other way. In the incident at
 // this seed the matrix also resolves D4's small gain (ratio ≈ 0.977), which once was listed as a
 // culprit of the slowdown; masking.json is the same on both ends (A2 +5%, D4 −5%), and its culprit is
 // the slowdown with the speed-up as its offset. The reports show the same split.

@@ -1,4 +1,4 @@
-// The --json contract of DESIGN §9, checked on every command that prints verdicts or a bisection:
+// The --json contract of design §9, checked on every command that prints verdicts or a bisection:
 // run, compare (one experiment and two), show, matrix, bisect and report --format json, on the
 // simulated executor so that they need no build; and run --counts on the planted fixture.
 #include <gtest/gtest.h>

@@ -16,7 +16,7 @@ TEST(run_fixture, costly_toggle_is_slower_by_exactly_the_planted_work) {
   const auto r = run_planted(tmp, {"--toggle", "SLOW", "--rounds", "4"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = json_of(r);
-  // DESIGN §9 --json contract: these keys must be there.
+  // design §9 --json contract: these keys must be there.
   for (const char* key : {"experiment", "baseline", "verdicts"}) EXPECT_TRUE(j.contains(key)) << key << "\n" << r.out;
   EXPECT_EQ(j.value("baseline", ""), "base");
   ASSERT_FALSE(j["verdicts"].empty());

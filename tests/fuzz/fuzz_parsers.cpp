@@ -1,4 +1,4 @@
-// libFuzzer target: the benchmark-output parsers (DESIGN §4). The first byte picks gbench, json or
+// libFuzzer target: the benchmark-output parsers (design §4). The first byte picks gbench, json or
 // lines; the rest is the child's output. Whatever a benchmark prints, the parser returns a status.
 #include <cmath>
 #include <cstddef>

@@ -1,4 +1,4 @@
-// libFuzzer target: abtest::search::parse_scenario (DESIGN §12) on arbitrary JSON. Invalid JSON is
+// libFuzzer target: abtest::search::parse_scenario (design §12) on arbitrary JSON. Invalid JSON is
 // the JSON library's business; a valid document must parse or fail with std::invalid_argument.
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 """The nightly HTML report of a 64-variant matrix, opened in headless Chromium, must be readable.
 
 Ten simulated nights of scripts/nightly.sh over six toggles (2^6 = 64 variants; the incident of
-DESIGN §1 planted from night 6), then the report's page is loaded in Chromium with a probe that
+design §1 planted from night 6), then the report's page is loaded in Chromium with a probe that
 records script errors and the rendered box of every SVG and of every label in it. Asserted: no
 script error, no "plot not drawn", three plots each drawn with its labels, no two labels of a plot
 overlapping and none outside its plot (the boxes Chromium laid out, not an estimate), and in a

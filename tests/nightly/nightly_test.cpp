@@ -1,4 +1,4 @@
-// scripts/nightly.sh end to end on simulated nights (DESIGN §12 scenarios): twelve nights, toggle A1
+// scripts/nightly.sh end to end on simulated nights (design §12 scenarios): twelve nights, toggle A1
 // 8% slower from night 7 — the report is written, the step is flagged at night 7, the exit code is 1;
 // the same job over clean nights exits 0; with the canary (--canary), a machine that gets 10% slower
 // for every build from night 7 is not a regression, while A1's step still is.

@@ -4,7 +4,7 @@
 namespace zk::bench {
 
 // Runs the mode on the arguments after the mode's name (argv[0] is the mode's name); returns the
-// process exit code (DESIGN §9: 0 ok, 2 usage, 4 benchmark failure).
+// process exit code (design §9: 0 ok, 2 usage, 4 benchmark failure).
 using mode_fn = int (*)(int argc, char** argv);
 
 int mode_synth_only(int argc, char** argv);

@@ -88,7 +88,7 @@ int mode_msm(int argc, char** argv) {
   app.add_option("--wbits", wbits, "window bits, 0 = msm_window_bits(n)")->check(CLI::Range(0, 20))->capture_default_str();
   app.add_option("--iterations", iterations, "timed runs; msm_s (wall) and msm_cpu_s (process CPU) are their medians")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--seed", seed, "scalar seed")->capture_default_str();
-  app.add_flag("--json", json, "one DESIGN §4 json object on stdout");
+  app.add_flag("--json", json, "one design §4 json object on stdout");
   app.add_flag("--portable", portable, "field products on the portable code even where MULX/ADX exist (to compare)");
   try {
     app.parse(argc, argv);

@@ -1,5 +1,5 @@
 // porep-bench single: one full proof — synthesis of every partition, then the batch prover
-// (A4, D4 as built), then verification; each phase timed (DESIGN §4 names).
+// (A4, D4 as built), then verification; each phase timed (design §4 names).
 #include <chrono>
 #include <cstdio>
 #include <random>

@@ -36,7 +36,7 @@ int mode_synth_only(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--seed", seed, "input generation seed")->capture_default_str();
   app.add_option("--input", input, "circuit inputs written by `porep-bench gen-vanilla` instead of generating");
-  app.add_flag("--json", json, "one DESIGN §4 json object on stdout");
+  app.add_flag("--json", json, "one design §4 json object on stdout");
   app.add_flag("--count-only", count_only, "only the counting pass: sizes and LC shape (any preset, porep32g too)");
   try {
     app.parse(argc, argv);

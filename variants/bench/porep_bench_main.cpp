@@ -5,7 +5,7 @@
 //
 // Adding a mode (e.g. `single`, `batch`, `msm`): write variants/bench/mode_<name>.cpp defining
 // `int zk::bench::mode_<name>(int argc, char** argv)` (parse with CLI11 as mode_synth_only.cpp does;
-// print DESIGN §4's json object on --json), declare it in mode.hpp, add one row to `modes` below,
+// print design §4's json object on --json), declare it in mode.hpp, add one row to `modes` below,
 // and add the file to porep-bench's sources in variants/bench/CMakeLists.txt.
 #include <cstdio>
 #include <cstring>

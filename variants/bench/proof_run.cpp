@@ -1,4 +1,4 @@
-// Shared flags, parameter loading and DESIGN §4 reporting of porep-bench single / batch.
+// Shared flags, parameter loading and design §4 reporting of porep-bench single / batch.
 #include "bench/proof_run.hpp"
 
 #include <bit>
@@ -24,7 +24,7 @@ void proof_flags::add_to(CLI::App& app) {
   app.add_option("--preset", preset, "tiny, small, medium, large")->capture_default_str();
   app.add_option("--seed", seed, "input generation seed")->capture_default_str();
   app.add_option("--input", input, "circuit inputs written by `porep-bench gen-vanilla` instead of generating");
-  app.add_flag("--json", json, "one DESIGN §4 json object on stdout");
+  app.add_flag("--json", json, "one design §4 json object on stdout");
   app.add_option("--export", export_dir, "write partition 0's verification_key.json, proof.json, public.json (snarkjs)");
   app.add_option("--backend", backend, "cpu; cuda (exit 4 without a device); auto = cuda when a device is there")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))

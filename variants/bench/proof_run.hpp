@@ -63,7 +63,7 @@ struct proof_outcome {
 };
 
 // Verifies every proof (timed as verify_s), exports partition 0 when asked, prints the report
-// (DESIGN §4 json with --json, else text; "backend" is opt.backend, and with cuda the context's
+// (design §4 json with --json, else text; "backend" is opt.backend, and with cuda the context's
 // "gpu" holds the windows that ran and B1's host_register). Returns 0, or 4 when a proof fails.
 int finish_proof_run(const char* mode, const proof_flags& flags, const proof_job& job, proof_outcome& out,
                      const groth16::prover_options& opt);

@@ -8,7 +8,7 @@
 // Inputs are generated and counted before benchmarking (as cuzk's synth-only loads C1 output
 // first). One benchmark, `synthesis`: every partition of the preset synthesized with this build's
 // A1 / A2 levels; the assignments are freed with the timer paused. The context carries
-// abtest_digest (DESIGN §4), abtest_backend and the LC shape beside the real PoRep figures.
+// abtest_digest (design §4), abtest_backend and the LC shape beside the real PoRep figures.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 

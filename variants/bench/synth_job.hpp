@@ -5,7 +5,7 @@
 // Only synth_job.cpp (and setup_job.cpp, whose keypair assembly synthesizes too) instantiates the
 // circuit: the type of a proving assignment depends on A1's inline capacity, so this header hands
 // out what the prover reads (spans) instead. A variant that changes A1 or A2 then recompiles those
-// two files, not every mode of porep-bench (DESIGN §5: variants share every object a toggle does
+// two files, not every mode of porep-bench (design §5: variants share every object a toggle does
 // not touch).
 #pragma once
 

@@ -1,5 +1,5 @@
 // The digest of synthesized proving assignments — SHA-256 over every partition's a, b and c in
-// order — that must be identical in every variant (DESIGN §4 `abtest_digest`).
+// order — that must be identical in every variant (design §4 `abtest_digest`).
 #pragma once
 
 #include <span>

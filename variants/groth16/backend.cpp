@@ -1,4 +1,4 @@
-// The prover backends' names, as porep-bench's report writes them (DESIGN §4 "backend"), and B1's default.
+// The prover backends' names, as porep-bench's report writes them (design §4 "backend"), and B1's default.
 #include "gpu/api.hpp"
 #include "groth16/prover.hpp"
 

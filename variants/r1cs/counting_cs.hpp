@@ -1,5 +1,5 @@
 // A constraint system that only counts: sizes (the A2 size hint) and the shape of A, B and C —
-// terms per row, the share of short rows, and A/B aux densities (DESIGN §10's target figures).
+// terms per row, the share of short rows, and A/B aux densities (design §10's target figures).
 #pragma once
 
 #include <cstddef>

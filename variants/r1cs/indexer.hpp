@@ -1,4 +1,4 @@
-// Sorted (index, coefficient) terms of one half (inputs or aux) of a linear combination (DESIGN §10).
+// Sorted (index, coefficient) terms of one half (inputs or aux) of a linear combination (design §10).
 #pragma once
 
 #include <algorithm>

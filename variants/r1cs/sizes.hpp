@@ -16,7 +16,7 @@ struct size_hint {
   size_t num_constraints = 0;
 };
 
-// Terms per row, the share of short rows, and A/B aux densities (DESIGN §10's target figures).
+// Terms per row, the share of short rows, and A/B aux densities (design §10's target figures).
 struct lc_shape {
   size_t rows = 0;
   std::array<size_t, 3> terms{};       // total terms in A, B, C

@@ -1,5 +1,5 @@
 // Synthesizes the partitions of a proof into proving assignments; A2 decides whether they are
-// pre-sized, and — as in the real incident (DESIGN §10) — it pre-sizes ALL partitions up front.
+// pre-sized, and — as in the real incident (design §10) — it pre-sizes ALL partitions up front.
 //
 // A circuit is any type with `template <constraint_system CS> void synthesize(CS&) const`.
 //

@@ -1,4 +1,4 @@
-// Manifest validation: each kind of bad input names the file, the key and the fix (DESIGN §3).
+// Manifest validation: each kind of bad input names the file, the key and the fix (design §3).
 #include "harness/core/manifest.hpp"
 
 #include <gtest/gtest.h>
@@ -141,7 +141,7 @@ TEST(manifest, syntax_errors_give_the_line) {
   }
 }
 
-// --- build systems and toggle kinds (DESIGN §3.1) ---------------------------------------------
+// --- build systems and toggle kinds (design §3.1) ---------------------------------------------
 
 json cargo_doc() {
   return json::parse(R"({

@@ -1,4 +1,4 @@
-// Variant keys are canonical (DESIGN §5) and specs/flags are validated against the manifest.
+// Variant keys are canonical (design §5) and specs/flags are validated against the manifest.
 #include "harness/core/variant.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Tests of the gbench / json / lines output parsers on crafted outputs (DESIGN §4).
+// Tests of the gbench / json / lines output parsers on crafted outputs (design §4).
 #include "harness/exec/parsers.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The experiment library on the simulated source (DESIGN §12): no CLI, no build, a real results
+// The experiment library on the simulated source (design §12): no CLI, no build, a real results
 // database — samples recorded as they come, one analysis per experiment stored as its verdicts,
 // progress reported through the context, and the search oracle over it.
 #include "harness/experiment/experiment.hpp"

@@ -1,4 +1,4 @@
-// Tests of factorial effects and attribution: exact recovery on noiseless data, the DESIGN §7 formulas.
+// Tests of factorial effects and attribution: exact recovery on noiseless data, the design §7 formulas.
 #include "harness/search/effects.hpp"
 
 #include <gtest/gtest.h>
@@ -71,7 +71,7 @@ TEST(effects, half_fraction_recovers_gamma_and_matches_the_design_formula) {
     const auto it = m.find(e.factors);
     EXPECT_NEAR(e.estimate, it == m.end() ? 0.0 : it->second, 1e-12);
   }
-  // DESIGN §7: E = (2/N_c) Σ_c x_c ȳ_c in ±1 coding, and γ_ij = 2E_ij, γ_i = E_i − Σ_j E_ij.
+  // design §7: E = (2/N_c) Σ_c x_c ȳ_c in ±1 coding, and γ_ij = 2E_ij, γ_i = E_i − Σ_j E_ij.
   for (const term_effect& e : a.effects) {
     double sum = 0.0;
     for (std::size_t c = 0; c < d.runs.size(); ++c) {

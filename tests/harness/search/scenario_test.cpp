@@ -1,4 +1,4 @@
-// Tests of the scenario parser (contract of DESIGN §12, errors) and of the simulator's model.
+// Tests of the scenario parser (contract of design §12, errors) and of the simulator's model.
 #include "harness/search/scenario.hpp"
 
 #include <gtest/gtest.h>

@@ -118,7 +118,7 @@ std::set<std::vector<std::string>> terms_of(const std::vector<culprit>& list) {
   return out;
 }
 
-// DESIGN §9: a culprit pushes the way of the verdict; a term pulling the other way is an offset. Here
+// design §9: a culprit pushes the way of the verdict; a term pulling the other way is an offset. Here
 // T04 (−3%) is a speed-up inside a slowdown: an offset, never a culprit.
 TEST(toggle_bisect, a_speed_up_inside_a_slowdown_is_an_offset) {
   const auto toggles = named(4);

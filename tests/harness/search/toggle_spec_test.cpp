@@ -18,7 +18,7 @@ TEST(toggle_spec, variant_keys_are_canonical) {
 }
 
 // Sorted by toggle id, not by the spelled term: "A1=4" sorts after "A10" as a string ('=' > '0'), yet
-// A1 comes first in the key (DESIGN §5), and a culprit's toggles are spelled in the same order.
+// A1 comes first in the key (design §5), and a culprit's toggles are spelled in the same order.
 TEST(toggle_spec, keys_sort_by_id_not_by_the_spelled_term) {
   const std::vector<toggle_spec> ids{{"A10", {"OFF", "ON"}, ""}, {"A1", {"0", "1", "2", "4"}, "4"}};
   EXPECT_EQ(variant_key(ids, {{"A1", "4"}, {"A10", "ON"}}), "A1=4+A10");

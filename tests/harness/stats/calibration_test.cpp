@@ -14,7 +14,7 @@ namespace abtest::stats {
 namespace {
 
 // Per-sample noise of a benchmark with coefficient of variation 2%: ln value ~ N(ln base, ln(1.02)²)
-// (the scenario model of DESIGN §12). One round yields d = ln V − ln B.
+// (the scenario model of design §12). One round yields d = ln V − ln B.
 struct arms {
   std::mt19937_64 rng;
   std::normal_distribution<double> noise{0.0, std::log1p(0.02)};
