@@ -48,7 +48,7 @@ TEST(bisect_progress, lines_count_steps_and_name_culprits_as_they_are_found) {
   specs[1].id = "DFA";
   specs[2].id = "INLINE";
   specs[3].id = "LIT";
-  bisect_progress p(ctx, specs, 4, 6);
+  bisect_progress p(ctx, specs, 4, search_shape::factorial);
   auto l = p.listener();
   const search::levels base, all{{"CACHE", "ON"}, {"DFA", "ON"}, {"INLINE", "ON"}, {"LIT", "ON"}};
   const auto answer = [&](stats::verdict v) {
