@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
@@ -121,9 +123,17 @@ search_plan plan_search(int k, const unit_costs& u, const plan_options& o) {
     return plan;
   }
   const bool by_wall = u.build_s > 0.0 || u.run_s > 0.0;
-  plan.chosen = *std::min_element(plan.alternatives.begin(), plan.alternatives.end(),
+  // Up to group_testing_from − 1 toggles auto keeps to the factorials, which estimate every pair:
+  // group testing is priced for one culprit, and a pair whose members fall in different halves beside
+  // a main effect is lost to it (the planted fixture's SLOW with PAIR1*PAIR2: k = 3, 36 runs against
+  // the full factorial's 42, and the pair missed). --design group still runs it.
+  std::vector<priced_design> eligible;
+  for (const auto& p : plan.alternatives)
+    if (p.design != design_choice::group || k >= group_testing_from || plan.alternatives.size() == 1) eligible.push_back(p);
+  plan.chosen = *std::min_element(eligible.begin(), eligible.end(),
                                   [&](const priced_design& a, const priced_design& b) { return cheaper(a, b, by_wall); });
   plan.reason = by_wall ? "cheapest in wall time" : "fewest runs (no unit costs known)";
+  if (k < group_testing_from) plan.reason += "; group testing only from " + std::to_string(group_testing_from) + " toggles";
   return plan;
 }
 

@@ -60,6 +60,8 @@ struct search_plan {
 // wins (in runs, then builds, when the unit costs are unknown); full factorials up to k = 16, the
 // half (resolution-V) fraction for 5 ≤ k ≤ 8 (below 5 it is the full one). A forced design that does
 // not apply to k throws std::invalid_argument. k ≥ 1.
+// Auto considers group testing only from this many toggles (a forced --design group runs at k ≥ 2).
+inline constexpr int group_testing_from = 7;
 search_plan plan_search(int k, const unit_costs& u, const plan_options& o);
 
 // The full 2^k factorial that estimates every effect with the CI half-width `half_width` (at 95%,

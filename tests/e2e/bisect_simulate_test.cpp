@@ -222,7 +222,7 @@ TEST(bisect_simulate, design_overrides_the_priced_plan) {
   const std::string db = (dir.path() / "r.db").string();
   const auto text = run_abtest({"--db", db, "bisect", "--simulate", (scenarios / "incident.json").string(), "--seed", seed});
   ASSERT_EQ(text.code, 1) << text.err;
-  const auto plan = text.err.find("plan (cheapest in wall time): half 2^(5-1) E=ABCD");
+  const auto plan = text.err.find("plan (cheapest in wall time; group testing only from 7 toggles): half 2^(5-1) E=ABCD");
   ASSERT_NE(plan, std::string::npos) << text.err;
   EXPECT_LT(plan, text.err.find("bisect ")) << "the plan comes before the search starts";
   EXPECT_NE(text.out.find("a full factorial to the same precision"), std::string::npos) << text.out;

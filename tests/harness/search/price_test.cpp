@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <stdexcept>
 
 namespace abtest::search {
@@ -50,6 +52,23 @@ TEST(price, the_cheapest_wall_decides_so_dear_builds_favour_group_testing) {
   EXPECT_DOUBLE_EQ(p.chosen.expected.wall_s, p.chosen.expected.builds * 3600.0 + p.chosen.expected.runs * 90.0);
   // Beyond 16 toggles only group testing applies.
   EXPECT_EQ(plan_search(24, u, plan_options{}).alternatives.size(), 1u);
+}
+
+// Below group_testing_from toggles auto keeps to a factorial even when group testing is priced lower:
+// the planted fixture's SLOW beside PAIR1*PAIR2 (k = 3) lost the pair to it.
+TEST(price, few_toggles_keep_to_a_factorial_that_sees_every_pair) {
+  unit_costs u;
+  u.run_s = 1.0;
+  u.build_s = 3600.0;
+  for (int k = 2; k < group_testing_from; ++k) {
+    const search_plan p = plan_search(k, u, plan_options{});
+    EXPECT_NE(p.chosen.design, design_choice::group) << k;
+    EXPECT_NE(p.reason.find("group testing only from"), std::string::npos) << p.reason;
+    EXPECT_TRUE(std::any_of(p.alternatives.begin(), p.alternatives.end(),
+                            [](const priced_design& d) { return d.design == design_choice::group; }))
+        << "still priced, for the record";
+  }
+  EXPECT_EQ(plan_search(group_testing_from + 1, u, plan_options{}).chosen.design, design_choice::group);
 }
 
 TEST(price, a_forced_design_is_run_or_refused) {
