@@ -1,8 +1,9 @@
 // `abtest run --bundle` end to end on the planted fixture: the bundle, moved away from the sources,
 // the build folders and every build tool, runs there and imports back with the schedule and the
-// verdicts of a direct run with the same seed; a changed program is refused; a budget stops between
-// rounds, imports as partial and resumes; a plan that needs CUDA refuses on a host without a device;
-// a matrix bundle's design is attributed by `matrix --analyze` once imported.
+// verdicts of a direct run with the same seed; a changed program is refused; a refused write (a full
+// disk) keeps what was measured; a budget stops between rounds, imports as partial and resumes; a
+// plan that needs CUDA refuses on a host without a device; a matrix bundle's design is attributed by
+// `matrix --analyze` once imported.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -170,6 +171,27 @@ TEST(bundle_fixture, a_budget_stops_between_rounds_imports_as_partial_and_resume
   EXPECT_EQ(json_of(imported)["imported"]["partial"], false) << imported.out;
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM experiment WHERE status = 'complete'"), 1);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM sample"), 2 * (1 + 3)) << "re-imported without duplicates";
+}
+
+// A write the host refuses — here a file-size limit (`ulimit -f`, SIGXFSZ ignored so write() fails
+// with EFBIG, as it fails with ENOSPC on a full disk) — stops the runner with a clear error and exit
+// 6, and what was measured stays: the same --out resumes once the host can write again.
+TEST(bundle_fixture, a_refused_write_is_a_clear_error_and_keeps_what_was_measured) {
+  temp_dir tmp("e2e-bundle-full");
+  make_bundle(tmp, tmp / "b", {"--toggle", "SLOW", "--rounds", "2"});
+  const std::string out = (tmp / "out").string();
+  EXPECT_EQ(run_bundle(tmp / "b", {"--out", out, "--budget-s", "0"}, tmp.path()).exit_code, 1);
+  EXPECT_EQ(query_int(tmp / "out" / "results.db", "SELECT COUNT(*) FROM sample"), 2);
+  const auto full = run_program({"/bin/sh", "-c", "trap '' XFSZ; ulimit -f 16; exec \"$0\" \"$@\"", (tmp / "b" / "run").string(),
+                                 "--out", out},
+                                {"PATH=/nonexistent"}, tmp.path());
+  EXPECT_EQ(full.exit_code, 6) << full.err;
+  EXPECT_NE(full.err.find("error: cannot write " + out + "/results.db"), std::string::npos) << full.err;
+  EXPECT_NE(full.err.find("what was measured stays"), std::string::npos) << full.err;
+  EXPECT_EQ(query_int(tmp / "out" / "results.db", "SELECT COUNT(*) FROM sample"), 2) << "nothing lost, nothing half-written";
+  const auto again = run_bundle(tmp / "b", {"--out", out}, tmp.path());
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(query_int(tmp / "out" / "results.db", "SELECT COUNT(*) FROM sample"), 2 * (1 + 2));
 }
 
 TEST(bundle_fixture, a_matrix_bundle_imports_and_its_design_attributes_the_planted_effect) {
