@@ -86,9 +86,7 @@ int measure_bundle(const runner_options& o, const bundle_plan& bp, const host_ch
   process_source source(m, plan);
   const execution e = execute(store, m, plan, id, source, samples, ctx);
 
-  int rounds_done = 0;
-  for (const auto& s : samples)
-    if (!s.warmup) rounds_done = std::max(rounds_done, s.round);
+  const int rounds_done = rounds_recorded(samples);
   report_input in{id, plan, e.analysis, nullptr, rounds_done, e.schedule.stopped_early, e.schedule.interrupted};
   if (!o.quiet) fmt::print("{}", terminal_report(in));
   if (e.schedule.interrupted) {

@@ -37,9 +37,7 @@ int one(db::results_store& store, const compare_flags& f, const global_options& 
     const auto m = load_manifest(*e.manifest_path);
     reference = compare_to_reference(m, plan, samples);
   }
-  int rounds = 0;
-  for (const auto& s : samples)
-    if (!s.warmup) rounds = std::max(rounds, s.round);
+  const int rounds = rounds_recorded(samples);
   report_input in{e.id, plan, analysis, reference ? &*reference : nullptr, rounds, false,
                   e.status != db::experiment_status::complete};
   if (!counts.empty()) in.counts = &counts;

@@ -147,6 +147,7 @@ int history(const history_flags& f, const global_options& g) {
   nlohmann::json out = nlohmann::json::array();
   bool regression = false;
   std::map<std::string, std::map<std::string, std::vector<alerts::night_median>>> levels;  // variant → metric → nights
+  auto known_alerts = store.list_alerts();  // read again only when a confirmation records a sighting
   for (const auto& [variant, metric] : keys) {
     bool normalized = false;
     const auto used = nights_of(store, index, variant, metric, kind, f.canary, normalized);
@@ -184,11 +185,12 @@ int history(const history_flags& f, const global_options& g) {
           const alerts::nightly_change change{variant, metric, at.experiment, c.experiment, *c.ratio, c.ci_low, c.ci_high,
                                               used[cp.index - 1].median, at.median};
           j["confirm"]["alert"] = store.record_sightings(std::vector{alerts::nightly_sighting(change)}).front();
+          known_alerts = store.list_alerts();
         }
       }
       // A change whose alert was triaged (acknowledged, expected, invalid) or closed as fixed no
       // longer fails the night: someone has looked at it, or it is gone.
-      if (const auto a = alert_of(store.list_alerts(), variant, metric, at.experiment)) {
+      if (const auto a = alert_of(known_alerts, variant, metric, at.experiment)) {
         j["alert"] = {{"id", a->id}, {"state", db::to_string(a->state)}};
         if (a->state != db::alert_state::new_) counts = false;
       }

@@ -39,9 +39,7 @@ int import_results(const std::string& from, const global_options& g) {
     auto samples = load_samples(store, id);
     const auto analysis = analyze(plan, samples);
     conclude(store, id, analysis, partial);
-    int rounds = 0;
-    for (const auto& s : samples)
-      if (!s.warmup) rounds = std::max(rounds, s.round);
+    const int rounds = rounds_recorded(samples);
     const std::string what = partial ? fmt::format("partial: {} of {} rounds — run the bundle again with the same --out, then "
                                                    "import again", rounds, plan.rounds)
                                      : fmt::format("complete: {} rounds", rounds);

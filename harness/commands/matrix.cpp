@@ -325,8 +325,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
     }
   }
   o.notes = q.notes;
-  for (const auto& sr : r.samples)
-    if (!sr.warmup) o.rounds_done = std::max(o.rounds_done, sr.round);
+  o.rounds_done = rounds_recorded(r.samples);
   if (g.json) std::cout << to_json(o).dump(2) << "\n";
   else if (!g.quiet) fmt::print("{}", to_text(o));
   return exit_code_for(o.analysis, false);

@@ -57,9 +57,7 @@ int finish(const manifest& m, const std::string& id, const run_plan& plan, const
   const schedule_result& sched = done.schedule;
   const analysis_result& analysis = done.analysis;
   const auto reference = compare_to_reference(m, plan, samples);
-  int rounds_done = 0;
-  for (const auto& s : samples)
-    if (!s.warmup) rounds_done = std::max(rounds_done, s.round);
+  const int rounds_done = rounds_recorded(samples);
   report_input in{id, plan, analysis, &reference, rounds_done, sched.stopped_early, sched.interrupted};
   if (!done.counts.empty()) in.counts = &done.counts;
   if (g.json) {

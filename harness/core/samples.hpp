@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "harness/exec/sample.hpp"
 
@@ -24,5 +25,13 @@ struct sample_row {
   // The identity of a slot: a resumed run never records the same one twice.
   auto slot_key() const { return std::make_tuple(arm, benchmark, round, warmup); }
 };
+
+// The rounds recorded: the highest measured (non-warm-up) round, 0 before the first.
+inline int rounds_recorded(const std::vector<sample_row>& samples) {
+  int rounds = 0;
+  for (const auto& s : samples)
+    if (!s.warmup && s.round > rounds) rounds = s.round;
+  return rounds;
+}
 
 }  // namespace abtest
