@@ -185,14 +185,14 @@ void experiment_oracle::measure_missing(arm_set_result& r) {
 }
 
 arm_set_result experiment_oracle::begin_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind,
-                                             const nlohmann::json& extra_config, int round_cap) {
+                                             const nlohmann::json& extra_config) {
   arm_set_result r;
   for (std::size_t i = 0; i < arms.size(); ++i) arms[i].role = i == 0 ? "baseline" : "candidate";
   r.plan.kind = kind;
   r.plan.benchmarks = s_.benchmarks.empty() ? std::vector<std::string>{benchmark_of(s_.metric)} : s_.benchmarks;
   r.plan.params = s_.params;
   r.plan.rounds = rounds;
-  r.plan.round_cap = round_cap;
+  r.plan.round_cap = extra_config.value("adaptive_cap", 0);  // an adaptive comparison's cap, for the round counter
   const bool timed = rounds > 0;  // 0: counted only (bisect's counts screen)
   r.plan.warmups = timed ? s_.warmups : 0;
   r.plan.seed = s_.seed + static_cast<std::uint64_t>(experiments_++);  // the first is the seed asked for
@@ -282,7 +282,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     // min_rounds on; stopping at the first decisive verdict keeps its error level (Johari et al. 2017).
     const int cap = request.attempt > 0 ? s_.retry_max_rounds : s_.max_rounds;
     const int start = std::min(s_.min_rounds, cap);
-    r = begin_arms({baseline, candidate}, start, s_.kind, {{"adaptive_cap", cap}}, cap);
+    r = begin_arms({baseline, candidate}, start, s_.kind, {{"adaptive_cap", cap}});
     for (;;) {
       e = stats::msprt_interval(paired_differences(r), adaptive_tau, request.alpha);
       if (stats::decide(e, request.margin, metric_direction(s_.metric)).value != stats::verdict::inconclusive ||

@@ -111,9 +111,8 @@ class experiment_oracle : public search::oracle {
   void record_step(oracle_step step);
   std::vector<double> paired_differences(const arm_set_result& r) const;
   // Creates the experiment and measures its rounds, without concluding it (adaptive rounds add more,
-  // up to `round_cap`, which the round counter shows).
-  arm_set_result begin_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind, const nlohmann::json& extra_config,
-                            int round_cap = 0);
+  // up to extra_config's `adaptive_cap`, which the plan's round_cap shows in the round counter).
+  arm_set_result begin_arms(std::vector<arm_plan> arms, int rounds, const std::string& kind, const nlohmann::json& extra_config);
   // Runs the plan's rounds still missing, then analyses every sample once (the counts' verdicts
   // appended) and takes the ln values.
   void measure_missing(arm_set_result& r);
