@@ -36,18 +36,6 @@ double now_unix() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::string last_lines(const std::string& text, int lines) {
-  size_t pos = text.size();
-  while (pos > 0 && lines >= 0) {
-    pos = text.rfind('\n', pos - 1);
-    if (pos == std::string::npos) return text;
-    --lines;
-  }
-  return text.substr(pos + 1);
-}
-
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
 // How much of one tool run's output the builder keeps in memory (and the log): a runaway build
 // that prints without end is cut to its head and its last lines.
 constexpr std::size_t output_limit = 16u << 20;

@@ -58,14 +58,6 @@ std::string output_of(const exec::process_result& r) {
   return r.out.head + (r.out.truncated ? r.out.tail : "") + "\n" + r.err.head + (r.err.truncated ? r.err.tail : "");
 }
 
-std::string last_lines(const std::string& text, std::size_t n) {
-  std::size_t at = text.size();
-  while (at > 0 && (text[at - 1] == '\n' || text[at - 1] == ' ')) --at;
-  for (std::size_t lines = 0; at > 0 && lines < n; --at)
-    if (text[at - 1] == '\n') ++lines;
-  return text.substr(at == 0 ? 0 : at + 1);
-}
-
 // Whether the build tool of a configured folder can read what CMake generated: Ninja cannot when
 // the project names a target like one of the generator's own ("test": tarantool/small's
 // `multiple rules generate test`).

@@ -18,8 +18,6 @@ namespace {
 
 exec::git_result git(const fs::path& dir, const std::vector<std::string>& args) { return exec::run_git(dir, args); }
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
 }  // namespace
 
 source_snapshot snapshot_source(const manifest& m) {

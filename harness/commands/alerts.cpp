@@ -70,7 +70,7 @@ int triage(db::alert_state to, const alerts_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(62, [](CLI::App& app, global_options& g, action& act) {
+static const registrar alerts_command(62, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<alerts_flags>();
   auto* cmd = app.add_subcommand("alerts", "confirmed regressions (PR gate, nightly), one per change, and their triage");
   cmd->add_option("--state", f->state, "only alerts in this state: new, acknowledged, expected, invalid, fixed");

@@ -486,7 +486,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(40, [](CLI::App& app, global_options& g, action& act) {
+static const registrar bisect_command(40, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<bisect_flags>();
   auto* cmd = app.add_subcommand("bisect", "find the toggles (and pairs) or the commit that made a variant slower");
   cmd->add_option("--from", f->from, "the good end, a variant SPEC (default: base)");

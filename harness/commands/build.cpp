@@ -187,7 +187,7 @@ int build(const build_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(10, [](CLI::App& app, global_options& g, action& act) {
+static const registrar build_command(10, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<build_flags>();
   auto* cmd = app.add_subcommand("build", "build variants in their own folders and record the builds");
   cmd->add_option("--toggle,-t", f->toggles, "toggle ID or ID=LEVEL; together they form one variant (with --matrix: the factors)");

@@ -86,7 +86,7 @@ int check(const check_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(45, [](CLI::App& app, global_options& g, action& act) {
+static const registrar check_command(45, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<check_flags>();
   auto* cmd = app.add_subcommand("check", "for `git bisect run`: exit 0 if the checkout is not slower than REV, 1 if it is, 125 to skip");
   cmd->add_option("--against", f->against, "the good revision (default: the newest refs/bisect/good-*)");

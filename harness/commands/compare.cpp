@@ -110,7 +110,7 @@ int two(db::results_store& store, const compare_flags& f, const global_options& 
 
 }  // namespace
 
-static const registrar reg(30, [](CLI::App& app, global_options& g, action& act) {
+static const registrar compare_command(30, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<compare_flags>();
   auto* cmd = app.add_subcommand("compare", "re-analyse stored samples: one experiment, or one variant across two");
   cmd->add_option("experiments", f->experiments, "EXPERIMENT [EXPERIMENT] (default: the latest experiment)")->expected(0, 2);

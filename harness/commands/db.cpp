@@ -10,7 +10,7 @@
 
 namespace abtest::cli {
 
-static const registrar reg(90, [](CLI::App& app, global_options& g, action& act) {
+static const registrar db_command(90, [](CLI::App& app, global_options& g, action& act) {
   auto* cmd = app.add_subcommand("db", "maintenance of the results database");
   cmd->require_subcommand(1);
 

@@ -263,7 +263,7 @@ int triage(const history_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(60, [](CLI::App& app, global_options& g, action& act) {
+static const registrar history_command(60, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<history_flags>();
   auto* cmd = app.add_subcommand("history", "per (variant, metric) series, change points and a CUSUM alarm for the latest night");
   cmd->add_option("--variant", f->variant, "one variant key (default: every variant with a series)");

@@ -61,7 +61,7 @@ int import_results(const std::string& from, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(85, [](CLI::App& app, global_options& g, action& act) {
+static const registrar import_command(85, [](CLI::App& app, global_options& g, action& act) {
   auto from = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("import", "bring a bundle's results (its run --out folder) into the store and analyse them");
   cmd->add_option("out", *from, "the OUT folder of DIR/run (or its results.db)")->required();

@@ -108,7 +108,7 @@ int init(const init_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(5, [](CLI::App& app, global_options& g, action& act) {
+static const registrar init_command(5, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<init_flags>();
   auto* cmd = app.add_subcommand("init", "write a starting abtest.json for a CMake, Cargo or Makefile project (never overwrites)");
   cmd->add_option("--source", f->source, "the project's folder (default: this folder)");

@@ -10,7 +10,7 @@
 
 namespace abtest::cli {
 
-static const registrar reg(60, [](CLI::App& app, global_options& g, action& act) {
+static const registrar list_command(60, [](CLI::App& app, global_options& g, action& act) {
   auto limit = std::make_shared<std::size_t>(20);
   auto* cmd = app.add_subcommand("list", "list recorded experiments, newest first");
   cmd->add_option("--limit", *limit, "how many (default 20, 0 = all)");

@@ -333,7 +333,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(35, [](CLI::App& app, global_options& g, action& act) {
+static const registrar matrix_command(35, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<matrix_flags>();
   auto* cmd = app.add_subcommand("matrix", "run a factorial design of toggles in RMIT rounds; effects and attribution");
   cmd->add_option("--design", f->design, "full (2^k), half (resolution ≥ V fraction) or oat (one at a time); default full")

@@ -177,7 +177,7 @@ int noise_floor(const noise_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(50, [](CLI::App& app, global_options& g, action& act) {
+static const registrar noise_floor_command(50, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<noise_flags>();
   auto* cmd = app.add_subcommand("noise-floor", "A/A′: how much a rebuild in another code layout alone moves each metric");
   cmd->add_option("--toggle,-t", f->toggles, "the variant, ID or ID=LEVEL (repeatable; default: base)");

@@ -35,7 +35,7 @@ std::string csv_field(const std::string& s) {
 
 }  // namespace
 
-static const registrar reg(80, [](CLI::App& app, global_options& g, action& act) {
+static const registrar query_command(80, [](CLI::App& app, global_options& g, action& act) {
   struct flags {
     std::string sql, format = "table";
   };

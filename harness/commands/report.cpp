@@ -50,7 +50,7 @@ int write_report(const report_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(70, [](CLI::App& app, global_options& g, action& act) {
+static const registrar report_command(70, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<report_flags>();
   auto* cmd = app.add_subcommand("report", "write an experiment's (or the nightly) report as markdown, JSON or HTML");
   cmd->add_option("experiment", f->experiment, "experiment id (see `abtest list`; default: the latest)");

@@ -261,7 +261,7 @@ int run(const run_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(20, [](CLI::App& app, global_options& g, action& act) {
+static const registrar run_command(20, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<run_flags>();
   auto* cmd = app.add_subcommand("run", "build the variant and the baseline, run interleaved, give verdicts");
   cmd->add_option("--toggle,-t", f->toggles, "toggle ID (its `on` level) or ID=LEVEL; repeatable: one candidate");

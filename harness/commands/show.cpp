@@ -14,7 +14,7 @@
 
 namespace abtest::cli {
 
-static const registrar reg(70, [](CLI::App& app, global_options& g, action& act) {
+static const registrar show_command(70, [](CLI::App& app, global_options& g, action& act) {
   auto id = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("show", "show one experiment: plan, arms, builds, samples, verdicts");
   cmd->add_option("experiment", *id, "the experiment id (see `abtest list`; default: the latest)");

@@ -148,6 +148,8 @@ std::vector<term_effect> fit(const cleaned& m, const std::vector<std::vector<int
   return out;
 }
 
+}  // namespace
+
 std::vector<std::vector<int>> default_terms(const design& d) {
   std::vector<std::vector<int>> terms;
   for (int j = 0; j < d.k; ++j) terms.push_back({j});
@@ -158,8 +160,6 @@ std::vector<std::vector<int>> default_terms(const design& d) {
   }
   return terms;
 }
-
-}  // namespace
 
 void complete_table(std::vector<term_effect>& table, bool have_se, double df, double confidence) {
   std::vector<double> p;

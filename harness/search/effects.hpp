@@ -57,6 +57,10 @@ std::vector<term_effect> fit_terms(const design& d, const std::vector<std::vecto
 // Without an error estimate (have_se false) p stays 1 and the CI is ±∞; σ̂ = 0 gives a point CI.
 void complete_table(std::vector<term_effect>& table, bool have_se, double df, double confidence);
 
+// The terms a design estimates by default: every main effect, then every pair unless the design is
+// one-at-a-time.
+std::vector<std::vector<int>> default_terms(const design& d);
+
 // Σ of the 0/1 terms active in `config` (a term is active when all its factors are 1).
 double predict(const std::vector<term_effect>& attribution, const std::vector<int>& config);
 

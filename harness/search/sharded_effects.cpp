@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/search/effects.hpp"
 #include "harness/search/least_squares.hpp"
 
 namespace abtest::search {
@@ -155,15 +156,6 @@ std::vector<term_effect> gamma_table(const pooled& p, const gls& g, const std::v
   }
   complete_table(out, have_se, p.df, confidence);
   return out;
-}
-
-std::vector<std::vector<int>> default_terms(const design& d) {
-  std::vector<std::vector<int>> terms;
-  for (int j = 0; j < d.k; ++j) terms.push_back({j});
-  if (d.kind != "oat")
-    for (int i = 0; i < d.k; ++i)
-      for (int j = i + 1; j < d.k; ++j) terms.push_back({i, j});
-  return terms;
 }
 
 // The ±1 effects as linear maps of γ: E_i = γ_i + ½ Σ_j γ_ij, E_ij = ½ γ_ij.
