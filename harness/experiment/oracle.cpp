@@ -281,10 +281,13 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     // Adaptive: the always-valid sequence at the request's α, looked at after every round from
     // min_rounds on; stopping at the first decisive verdict keeps its error level (Johari et al. 2017).
     const int cap = request.attempt > 0 ? s_.retry_max_rounds : s_.max_rounds;
-    const int start = std::min(s_.min_rounds, cap);
+    // A confirmation after a matrix brings the matrix's variance (search::comparison_request): sound
+    // from its own, lower minimum of rounds, at the scale of the effect it checks.
+    const int start = std::min(request.min_rounds > 0 ? request.min_rounds : s_.min_rounds, cap);
+    const double tau = request.tau > 0.0 ? request.tau : adaptive_tau;
     r = begin_arms({baseline, candidate}, start, s_.kind, {{"adaptive_cap", cap}});
     for (;;) {
-      e = stats::msprt_interval(paired_differences(r), adaptive_tau, request.alpha);
+      e = stats::msprt_interval(paired_differences(r), tau, request.alpha, request.known_variance);
       if (stats::decide(e, request.margin, metric_direction(s_.metric)).value != stats::verdict::inconclusive ||
           search::settled_on_side(e, request.settle_side, request.margin) || r.plan.rounds >= cap)
         break;

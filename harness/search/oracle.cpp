@@ -17,7 +17,8 @@ comparison search_session::measure(const levels& from, const levels& to, const a
   saw(to);
   comparison c;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    c = oracle_.compare(from, to, comparison_request{how.margin, how.alpha, attempt, how.settle_side});
+    c = oracle_.compare(from, to, comparison_request{how.margin, how.alpha, attempt, how.settle_side, how.known_variance,
+                                                      how.tau, how.min_rounds});
     ++comparisons_;
     runs_ += c.runs;
     rounds_ += c.rounds;

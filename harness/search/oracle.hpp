@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -24,6 +25,13 @@ struct comparison_request {
   // What a confirmation or a group test needs to know ("not slower") is then known; more rounds to
   // tell SAME from FASTER would be spent up to the cap for nothing.
   int settle_side = 0;
+  // A confirmation after a factorial matrix: the variance of one difference as the matrix measured it
+  // (at an upper confidence bound) and the mixture's scale at the effect it checks. With them the
+  // sequence is sound from `min_rounds` on (stats::sequential_options::known_variance). NaN / 0: the
+  // oracle's own plug-in, τ and min rounds.
+  double known_variance = std::numeric_limits<double>::quiet_NaN();
+  double tau = 0.0;
+  int min_rounds = 0;
 };
 
 // Whether `e` settles a one-sided question (comparison_request::settle_side) at `margin`.
@@ -61,6 +69,10 @@ struct ask_options {
   double alpha = 0.05;
   std::function<bool(const comparison&)> settled;
   int settle_side = 0;  // comparison_request::settle_side
+  // comparison_request's known_variance, tau and min_rounds, passed through.
+  double known_variance = std::numeric_limits<double>::quiet_NaN();
+  double tau = 0.0;
+  int min_rounds = 0;
 };
 
 // A search's access to the oracle: memoises comparisons by canonical variant keys, asks again when an

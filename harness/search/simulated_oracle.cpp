@@ -1,6 +1,7 @@
 // The simulated oracle: scenario samples through the real statistics.
 #include "harness/search/simulated_oracle.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -15,6 +16,9 @@ comparison simulated_oracle::compare(const levels& from, const levels& to, const
   o.margin = request.margin;
   o.alpha = request.alpha;
   if (request.attempt > 0) o.max_rounds = options_.retry_max_rounds;
+  o.known_variance = request.known_variance;
+  if (request.tau > 0.0) o.tau = request.tau;
+  if (request.min_rounds > 0) o.min_rounds = std::min(request.min_rounds, o.max_rounds);
   stats::adaptive_monitor monitor(o);
   while (!monitor.should_stop() &&
          !(monitor.rounds() >= o.min_rounds && settled_on_side(monitor.current(), request.settle_side, request.margin))) {

@@ -23,6 +23,19 @@ std::vector<std::string> names(const std::vector<factor>& factors, std::vector<i
   return out;
 }
 
+// The rounds a confirmation A/B runs at least when the matrix's noise is known: two paired
+// differences give an interval; the third keeps one wild round from deciding alone.
+constexpr int confirm_min_rounds = 3;
+
+// The variance of one A/B difference (ln V − ln B in one round, 2σ²) from the matrix's residual σ̂ on
+// its df, at the 95% upper confidence bound (χ²), so that a low draw does not make the confirmations
+// overconfident; NaN without a residual.
+double known_difference_variance(const factorial_analysis& screen) {
+  if (!(std::isfinite(screen.sigma) && screen.sigma > 0.0 && screen.df >= 1.0)) return std::numeric_limits<double>::quiet_NaN();
+  const double upper = screen.sigma * screen.sigma * screen.df / boost::math::quantile(boost::math::chi_squared(screen.df), 0.05);
+  return 2.0 * upper;
+}
+
 // design §7: to vs to − C must not move in the culprit's direction (measured afresh), and from + C vs
 // from must (`added`).
 bool confirm(search_session& session, const levels& to, const std::vector<factor>& factors,
@@ -77,7 +90,8 @@ namespace {
 // 40 rounds. One parent is not enough: beside a true culprit, a chance pair with a bystander would
 // ride on it (the masking scenario showed 4 in 100).
 void confirm_pair(search_session& session, const levels& from, const std::vector<factor>& factors, culprit& c,
-                  const std::vector<int>& members, const std::vector<culprit>& mains, const search_options& options) {
+                  const std::vector<int>& members, const std::vector<culprit>& mains, const search_options& options,
+                  double known_difference_variance) {
   const auto supported = [&](const std::string& name) {
     return std::any_of(mains.begin(), mains.end(), [&](const culprit& m) {
       return m.confirmed.value_or(false) && m.toggles == std::vector<std::string>{name};
@@ -95,6 +109,12 @@ void confirm_pair(search_session& session, const levels& from, const std::vector
   // The mixture's scale at the size the screen saw (its contrast has sd 2σ, twice an A/B's): a
   // confidence sequence tuned to the effect it checks decides sooner (Johari et al. 2017, §4).
   o.tau = std::max(o.tau, std::abs(c.effect));
+  // After a matrix its noise is known: the contrast y₁₁ − y₁₀ − y₀₁ + y₀₀ has twice an A/B
+  // difference's variance, and three rounds are enough to start from.
+  if (std::isfinite(known_difference_variance)) {
+    o.known_variance = 2.0 * known_difference_variance;
+    o.min_rounds = confirm_min_rounds;
+  }
   stats::log_estimate e;
   four_cells(session, from, factors, members[0], members[1], o, e);
   c.confirmed = e.has_ci && (c.effect > 0.0 ? e.ci_low > 0.0 : e.ci_high < 0.0);
@@ -153,6 +173,7 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   double fallback_width = report.overall.estimate.has_ci ? (report.overall.estimate.ci_high - report.overall.estimate.ci_low) / 2.0
                                                          : std::numeric_limits<double>::infinity();
   int rounds_per_arm = chosen.rounds;
+  ask_options confirm_how = how;  // the confirmations' A/Bs: after a matrix, with its noise
   if (chosen.design != design_choice::group) {
     const design plan = chosen.design == design_choice::full ? full_factorial(k) : fractional_factorial(k);
     factorial_outcome f = factorial_search(session, from, factors, plan, chosen.rounds, options.alpha, options.margin);
@@ -163,6 +184,8 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
     for (const term_effect& e : f.culprits) found.push_back({{names(factors, e.factors), e.estimate, e.ci_low, e.ci_high, std::nullopt, ""}, e.factors});
     for (const std::vector<int>& t : f.screen.not_estimable) report.not_estimable.push_back(names(factors, t));
     if (std::isfinite(f.screen.sigma) && f.screen.sigma > 0.0) costs.sigma = f.screen.sigma;
+    confirm_how.known_variance = known_difference_variance(f.screen);
+    if (std::isfinite(confirm_how.known_variance)) confirm_how.min_rounds = confirm_min_rounds;
     for (const term_effect& e : f.screen.effects)
       if (e.factors.size() == 1 && std::isfinite(e.ci_high - e.ci_low)) fallback_width = std::min(fallback_width, (e.ci_high - e.ci_low) / 2.0);
     report.analysis = std::move(f.screen);
@@ -186,10 +209,13 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
   for (auto& [c, members] : found) {
     if (options.confirm && members.size() == 2) {
-      confirm_pair(session, from, factors, c, members, report.culprits, options);
+      confirm_pair(session, from, factors, c, members, report.culprits, options, confirm_how.known_variance);
     } else if (options.confirm) {
-      const comparison added = session.measure(from, with_members(from, factors, members), how);
-      c.confirmed = confirm(session, to_kept, factors, members, c.effect, added, how);
+      // The mixture at the scale of the effect it checks decides sooner (Johari et al. 2017, §4).
+      ask_options for_this = confirm_how;
+      if (std::isfinite(for_this.known_variance)) for_this.tau = std::max(stats::sequential_options{}.tau, std::abs(c.effect));
+      const comparison added = session.measure(from, with_members(from, factors, members), for_this);
+      c.confirmed = confirm(session, to_kept, factors, members, c.effect, added, for_this);
       c.support = "A/Bs";
     }
     report.culprits.push_back(std::move(c));

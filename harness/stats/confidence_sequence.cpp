@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "harness/stats/descriptive.hpp"
@@ -38,6 +39,9 @@ log_estimate interval(int n, double m, double variance, double tau, double alpha
   return out;
 }
 
+// The variance a sequence uses: the plug-in, or the larger of it and a variance known beforehand.
+double with_known(double plug_in, double known) { return std::isfinite(known) ? std::max(plug_in, known) : plug_in; }
+
 }  // namespace
 
 double msprt_half_width(int n, double variance, double tau, double alpha) {
@@ -52,10 +56,16 @@ double msprt_half_width(int n, double variance, double tau, double alpha) {
 }
 
 log_estimate msprt_interval(std::span<const double> d, double tau, double alpha) {
+  return msprt_interval(d, tau, alpha, std::numeric_limits<double>::quiet_NaN());
+}
+
+log_estimate msprt_interval(std::span<const double> d, double tau, double alpha, double known_variance) {
   const int n = static_cast<int>(d.size());
   if (n == 0) return log_estimate{};
   const double s = n >= 2 ? sd(d) : 0.0;
-  return interval(n, mean(d), s * s, tau, alpha);
+  log_estimate out = interval(n, mean(d), with_known(s * s, known_variance), tau, alpha);
+  if (out.has_ci) out.spread = s;  // what this sample spread, for pooling; the CI used the larger
+  return out;
 }
 
 adaptive_monitor::adaptive_monitor(sequential_options options) : options_(options) {
@@ -75,7 +85,9 @@ void adaptive_monitor::add(double d) {
 
 log_estimate adaptive_monitor::raw() const {
   const double variance = n_ >= 2 ? m2_ / (n_ - 1) : 0.0;
-  return interval(n_, mean_, variance, options_.tau, options_.alpha);
+  log_estimate out = interval(n_, mean_, with_known(variance, options_.known_variance), options_.tau, options_.alpha);
+  if (out.has_ci) out.spread = std::sqrt(variance);  // this sample's spread, for pooling
+  return out;
 }
 
 log_estimate adaptive_monitor::current() const {

@@ -1,6 +1,7 @@
 // Always-valid confidence sequence (mixture SPRT) and the adaptive-sampling monitor built on it.
 #pragma once
 
+#include <limits>
 #include <span>
 
 #include "harness/stats/estimate.hpp"
@@ -14,6 +15,11 @@ struct sequential_options {
   double margin = default_margin;
   int min_rounds = 10;   // the plug-in variance is too rough before this (design §7)
   int max_rounds = 50;
+  // The variance of one difference d as a larger, independent sample measured it (a factorial
+  // matrix's residual, taken at an upper confidence bound): the sequence then uses the larger of it
+  // and the plug-in, so it is sound from the first rounds and min_rounds may be as low as 2.
+  // NaN: the plug-in alone.
+  double known_variance = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Half-width of the mixture-SPRT confidence sequence for the mean of Gaussian observations with
@@ -27,6 +33,9 @@ double msprt_half_width(int n, double variance, double tau, double alpha);
 // variance: estimate = mean d, CI = mean ± msprt_half_width, p_value = min(1, 1/Λ_n) with Λ_n the
 // mixture likelihood ratio against mean 0. n < 2 → no CI.
 log_estimate msprt_interval(std::span<const double> d, double tau = 0.02, double alpha = 0.05);
+// The same with a variance known beforehand (sequential_options::known_variance): the larger of it
+// and the plug-in; NaN = the plug-in alone, as above.
+log_estimate msprt_interval(std::span<const double> d, double tau, double alpha, double known_variance);
 
 // Feed one round's d = ln V − ln B at a time and ask whether to stop. Uses the always-valid interval
 // from min_rounds on (no CI before), so stopping at the first decisive verdict keeps the error level α

@@ -251,6 +251,38 @@ TEST(toggle_bisect, a_pair_the_four_cells_do_not_support_is_rejected) {
   EXPECT_EQ(terms_of(a.rejected), (std::set<std::vector<std::string>>{{"T01", "T04"}}));
 }
 
+// An oracle that keeps every comparison's request, to see how the search asked.
+class recording_oracle : public exact_oracle {
+ public:
+  using exact_oracle::exact_oracle;
+  comparison compare(const levels& from, const levels& to, const comparison_request& request) override {
+    requests.push_back(request);
+    return exact_oracle::compare(from, to, request);
+  }
+  std::vector<comparison_request> requests;
+};
+
+// After a factorial matrix the confirmations carry the matrix's noise (at its upper bound), start
+// from three rounds and mix at the culprit's own scale; the overall A/B, before any matrix, carries
+// nothing and keeps the oracle's defaults.
+TEST(toggle_bisect, confirmations_after_a_matrix_carry_its_noise) {
+  const auto toggles = named(4);
+  recording_oracle o({{{"T01"}, 0.08}});
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  ASSERT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T01"}}));
+  EXPECT_EQ(r.culprits.at(0).support, "A/Bs");
+  ASSERT_EQ(o.requests.size(), 3u) << "the overall A/B, then the culprit's two confirmations";
+  EXPECT_TRUE(std::isnan(o.requests[0].known_variance));
+  EXPECT_EQ(o.requests[0].min_rounds, 0);
+  EXPECT_EQ(o.requests[0].tau, 0.0);
+  const double sigma = r.analysis->sigma;
+  for (std::size_t i = 1; i < o.requests.size(); ++i) {
+    EXPECT_GT(o.requests[i].known_variance, 2.0 * sigma * sigma) << "2σ̂² raised to its upper bound";
+    EXPECT_EQ(o.requests[i].min_rounds, 3);
+    EXPECT_NEAR(o.requests[i].tau, r.culprits.at(0).effect, 1e-12) << "|effect| 0.08 is above the default 0.02";
+  }
+}
+
 TEST(toggle_bisect, design_flag_overrides_the_plan) {
   const auto toggles = named(6);
   exact_oracle o({{{"T03"}, 0.05}});

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
 #include <vector>
 
 #include "harness/stats/paired_t.hpp"
@@ -61,6 +63,50 @@ TEST(adaptive_monitor, matches_the_batch_interval_and_stops_at_max_rounds) {
   EXPECT_EQ(m.current_verdict().value, verdict::inconclusive);
   EXPECT_TRUE(m.should_stop());
   EXPECT_THROW(adaptive_monitor(sequential_options{.min_rounds = 10, .max_rounds = 5}), std::invalid_argument);
+}
+
+// A variance known beforehand (a factorial matrix's residual): the interval takes the larger of it and
+// the plug-in, so a known variance can widen an interval but never narrow it below the sample's own.
+TEST(confidence_sequence, a_known_variance_widens_never_narrows) {
+  const log_estimate plug_in = msprt_interval(d);
+  const double v = plug_in.spread * plug_in.spread;
+  const log_estimate wider = msprt_interval(d, 0.02, 0.05, 4.0 * v);
+  const log_estimate same = msprt_interval(d, 0.02, 0.05, v / 4.0);
+  EXPECT_NEAR(wider.ci_high - wider.ci_low, 2.0 * msprt_half_width(10, 4.0 * v, 0.02, 0.05), 1e-15);
+  EXPECT_NEAR(same.ci_low, plug_in.ci_low, 1e-15);
+  EXPECT_NEAR(same.ci_high, plug_in.ci_high, 1e-15);
+  EXPECT_NEAR(wider.spread, plug_in.spread, 1e-15) << "the spread stays the sample's: the search pools it";
+  EXPECT_NEAR(msprt_interval(d, 0.02, 0.05, std::nan("")).ci_low, plug_in.ci_low, 1e-15);
+}
+
+// With the variance known the sequence may start at two rounds: a seeded A/A of 4000 monitors that
+// stop at the first decisive verdict (min 2, max 50 rounds) declares SLOWER or FASTER at most α of
+// the time. (The plug-in alone at two rounds would not hold: its variance is one squared difference;
+// the same simulation in Python declares 28% of the A/As decisive, 1.6% with the variance known.)
+TEST(adaptive_monitor, known_variance_keeps_the_error_level_from_two_rounds) {
+  std::mt19937_64 rng(2718);
+  const double sigma = 0.02;
+  std::normal_distribution<double> noise(0.0, sigma);
+  int false_decisive = 0;
+  const int replicates = 4000;
+  for (int i = 0; i < replicates; ++i) {
+    adaptive_monitor m(sequential_options{.alpha = 0.05, .tau = 0.02, .margin = 0.01, .min_rounds = 2, .max_rounds = 50,
+                                          .known_variance = sigma * sigma});
+    while (!m.should_stop()) m.add(noise(rng));
+    const verdict v = m.current_verdict().value;
+    false_decisive += v == verdict::slower || v == verdict::faster;
+  }
+  EXPECT_LE(false_decisive, static_cast<int>(0.05 * replicates)) << false_decisive << " of " << replicates;
+  EXPECT_GT(false_decisive, 0) << "the check can fail: some replicate does cross";
+}
+
+// A planted effect is found in a few rounds with the variance known, where the plug-in waits for ten.
+TEST(adaptive_monitor, known_variance_decides_a_large_effect_early) {
+  adaptive_monitor m(sequential_options{.alpha = 0.05, .tau = 0.1, .margin = 0.01, .min_rounds = 3, .max_rounds = 50,
+                                        .known_variance = 2.0 * 0.02 * 0.02});
+  for (double x : {0.11, 0.09, 0.10}) m.add(x);
+  EXPECT_TRUE(m.decisive());
+  EXPECT_EQ(m.current_verdict().value, verdict::slower);
 }
 
 }  // namespace
