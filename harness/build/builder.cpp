@@ -1,26 +1,20 @@
 // Variant builds: the source tree (a worktree when toggles patch it), then the build system's own
-// steps — cmake configure once (afresh when its arguments change) + incremental build, `cargo
-// build` with the variant's features, or the project's build command — through a compiler cache,
-// a log per build, a hash per produced program and what the build cost.
+// steps (build_system_driver: one file per system), through a compiler cache, a log per build, a
+// hash per produced program and what the build cost.
 #include "harness/build/builder.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <utility>
 
-#include "harness/build/cmake_file_api.hpp"
+#include "harness/build/build_system_driver.hpp"
 #include "harness/build/file_text.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/exec/host.hpp"
@@ -34,272 +28,6 @@ namespace fs = std::filesystem;
 
 double now_unix() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-// How much of one tool run's output the builder keeps in memory (and the log): a runaway build
-// that prints without end is cut to its head and its last lines.
-constexpr std::size_t output_limit = 16u << 20;
-constexpr std::size_t tail_limit = 8u << 10;
-
-// One build of one variant: where it happens, what it may use, and where its output goes.
-struct build_job {
-  const manifest& m;
-  const builder_options& options;
-  const variant& v;
-  fs::path source;                           // the variant's source_dir (the project's, or in its worktree)
-  fs::path dir;                              // its build folder
-  std::vector<std::string> targets;
-  bool without_cuda = false;
-  std::map<std::string, std::string> env;    // the compiler cache's
-  std::ofstream& log;
-  std::string& output;
-  const build_output_fn& on_output;
-
-  // Runs a build tool in its own process group. Its output (stdout and stderr in the order they
-  // come) goes to the log as it arrives and to `on_output` line by line, so that progress can be
-  // shown while it runs; true on exit 0.
-  bool run(const std::vector<std::string>& argv, const fs::path& cwd = {},
-           const std::map<std::string, std::string>& extra_env = {}) const {
-    exec::process_options o;
-    o.argv = argv;
-    o.working_dir = cwd;
-    o.env.insert(env.begin(), env.end());
-    for (const auto& [k, val] : extra_env) o.env[k] = val;
-    o.hardware_counters = false;
-    // The log and `output` keep the tool's output (tool_output bounds it); the runner keeps none.
-    o.stdout_limit = o.stderr_limit = o.tail_limit = 0;
-    tool_output out{*this, 0, {}};
-    out.keep(fmt::format("$ {}\n", fmt::join(argv, " ")));
-    o.on_line = [&](std::string_view line) { out.line(line); };
-    const exec::process_result r = exec::run_process(o);
-    if (!r.error.empty()) out.keep(r.error + "\n");
-    if (!r.started) return false;
-    out.finish();
-    return r.exit_code == 0;
-  }
-
-  // One run's output on its way to the log, `output` (its head up to output_limit, then its tail)
-  // and the caller's hook.
-  struct tool_output {
-    const build_job& job;
-    std::size_t kept = 0;
-    std::string tail;
-    void keep(std::string_view text) {
-      if (kept + text.size() <= output_limit) {
-        kept += text.size();
-        job.log << text;
-        job.output += text;
-        return;
-      }
-      kept = output_limit + 1;
-      tail += text;
-      if (tail.size() > 2 * tail_limit) tail.erase(0, tail.size() - tail_limit);
-    }
-    void line(std::string_view text) {
-      keep(fmt::format("{}\n", text));
-      if (job.on_output) job.on_output(text);
-    }
-    void finish() {
-      if (kept > output_limit) {
-        if (tail.size() > tail_limit) tail.erase(0, tail.size() - tail_limit);
-        keep_always("\n[... output truncated ...]\n" + tail);
-      }
-      job.log << std::flush;
-    }
-    void keep_always(const std::string& text) {
-      job.log << text;
-      job.output += text;
-    }
-  };
-
-  std::string version_of(const std::vector<std::string>& argv) const {
-    exec::process_options o;
-    o.argv = argv;
-    o.hardware_counters = false;
-    o.timeout_s = 30;
-    const auto r = exec::run_process(o);
-    return r.started && r.exit_code == 0 ? first_line(r.out.head) : std::string{};
-  }
-};
-
-// What a build system step hands back to the builder.
-struct system_result {
-  bool ok = false;
-  bool configured_now = false;
-  fs::path bin_dir;
-  std::map<std::string, fs::path> programs;  // target → file, where the build system says
-  std::string compiler, flags, tool_version;
-  std::optional<int> units_compiled, links;  // from the tool's own output where the cache cannot tell
-};
-
-// --- CMake ----------------------------------------------------------------------------------
-
-// Where the project's CMake put each program (the file API's codemodel): a program built in a
-// subfolder is found there.
-std::map<std::string, fs::path> file_api_artifacts(const fs::path& dir) {
-  std::map<std::string, fs::path> out;
-  for (const auto& t : read_codemodel(dir))
-    if (t.type == "EXECUTABLE" && !t.artifact.empty()) out[t.name] = t.artifact;
-  return out;
-}
-
-std::vector<std::string> cmake_configure_command(const build_job& j, const std::vector<std::string>& extra) {
-  const manifest& m = j.m;
-  std::vector<std::string> argv = {"cmake", "-S", j.source.string(), "-B", j.dir.string(),
-                                   "-G", m.build.generator, "-DCMAKE_BUILD_TYPE=" + m.build.build_type};
-  // Every compiler through the cache (DESIGN §5): CUDA too, so kernels are compiled once.
-  if (const fs::path ccache = find_on_path("ccache"); !ccache.empty())
-    for (const char* lang : {"C", "CXX", "CUDA"})
-      argv.push_back(fmt::format("-DCMAKE_{}_COMPILER_LAUNCHER={}", lang, ccache.string()));
-  for (const auto& arg : m.build.cmake_args) argv.push_back(arg);
-  if (j.without_cuda)
-    for (const auto& arg : m.build.without_cuda_args) argv.push_back(arg);
-  for (const auto& arg : extra) argv.push_back(arg);
-  // Every option toggle, off levels too, so a folder never keeps a level from an earlier configure.
-  const auto levels = j.v.all_levels(m);
-  for (const auto& t : m.toggles)
-    if (t.kind == toggle_kind::option) argv.push_back(fmt::format("-D{}={}", t.option, *t.value_of(levels.at(t.id))));
-  return argv;
-}
-
-system_result build_cmake(const build_job& j) {
-  system_result r;
-  r.bin_dir = j.dir;
-  const auto configure = cmake_configure_command(j, j.options.extra_cmake_args);
-  const std::string stamp_text = fmt::format("{}", fmt::join(configure, "\n"));
-  const fs::path stamp = j.dir / "abtest-configure.txt";
-  bool ok = true;
-  if (!fs::exists(j.dir / "CMakeCache.txt") || !fs::exists(stamp) || read_text_file(stamp) != stamp_text) {
-    r.configured_now = true;
-    // The arguments changed (or the last configure failed): start from a fresh cache, so a
-    // -D removed from cmake_args does not live on in it.
-    auto argv = configure;
-    if (fs::exists(j.dir / "CMakeCache.txt")) argv.insert(argv.begin() + 1, "--fresh");
-    request_codemodel(j.dir);
-    ok = j.run(argv);
-    if (ok) std::ofstream(stamp, std::ios::trunc) << stamp_text;
-    else fs::remove(stamp);
-  }
-  if (ok) {
-    std::vector<std::string> argv = {"cmake", "--build", j.dir.string()};
-    if (j.options.jobs > 0) argv.insert(argv.end(), {"--parallel", std::to_string(j.options.jobs)});
-    if (!j.targets.empty()) {
-      argv.push_back("--target");
-      for (const auto& t : j.targets) argv.push_back(t);
-    }
-    const size_t before = j.output.size();
-    ok = j.run(argv);
-    // "[3/7] Linking CXX executable bench" (Ninja), "[ 50%] Linking CXX static library" (Makefiles).
-    static const std::regex link_line(R"(Linking (C|CXX|CUDA|Fortran) (executable|static library|shared library|shared module))");
-    const std::string built = j.output.substr(before);
-    r.links = static_cast<int>(std::distance(std::sregex_iterator(built.begin(), built.end(), link_line), std::sregex_iterator()));
-  }
-  const auto cache = read_cmake_cache(j.dir / "CMakeCache.txt");
-  const auto value = [&](const std::string& key) { return cache.count(key) ? cache.at(key).value : std::string{}; };
-  r.compiler = value("CMAKE_CXX_COMPILER");
-  std::string upper = j.m.build.build_type;
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  r.flags = value("CMAKE_CXX_FLAGS") + " " + value("CMAKE_CXX_FLAGS_" + upper);
-  r.tool_version = j.version_of({"cmake", "--version"});
-  r.programs = file_api_artifacts(j.dir);
-  r.ok = ok;
-  return r;
-}
-
-// --- Cargo ----------------------------------------------------------------------------------
-
-// The folder under the target dir that a profile writes to (The Cargo Book, "Profiles").
-std::string cargo_profile_dir(const std::string& profile) {
-  if (profile == "dev" || profile == "test") return "debug";
-  if (profile == "bench") return "release";
-  return profile;
-}
-
-system_result build_cargo(const build_job& j) {
-  system_result r;
-  r.bin_dir = j.dir / cargo_profile_dir(j.m.build.profile);
-  std::vector<std::string> argv = {"cargo", "build", "--profile", j.m.build.profile, "--manifest-path",
-                                   (j.source / "Cargo.toml").string()};
-  for (const auto& t : j.targets) argv.insert(argv.end(), {"--bin", t});
-  std::set<std::string> features;
-  const auto levels = j.v.all_levels(j.m);
-  for (const auto& t : j.m.toggles)
-    if (t.kind == toggle_kind::feature)
-      if (const auto it = t.features.find(levels.at(t.id)); it != t.features.end()) features.insert(it->second.begin(), it->second.end());
-  if (!features.empty()) argv.insert(argv.end(), {"--features", fmt::format("{}", fmt::join(features, ","))});
-  for (const auto& a : j.m.build.args) argv.push_back(a);
-  if (j.without_cuda)
-    for (const auto& a : j.m.build.without_cuda_args) argv.push_back(a);
-  // One target folder for every variant of the project: Cargo keeps each feature set's artifacts
-  // apart in it (their metadata hashes differ), so a variant compiles only the crates its features
-  // change — dependencies, and variants built before, are reused. (A target folder per variant
-  // through sccache 0.4 was tried first: it missed every dependency, whose compile lines carry
-  // the variant's own --out-dir.) The programs are copied to the variant's folder, {bin},
-  // under a lock, so a concurrent build cannot swap them in between.
-  const fs::path shared = j.options.build_root / "cargo-target";
-  fs::create_directories(shared);
-  const int lock = ::open((shared / ".abtest-lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-  if (lock >= 0) ::flock(lock, LOCK_EX);
-  const size_t before = j.output.size();
-  r.ok = j.run(argv, j.source, {{"CARGO_TARGET_DIR", shared.string()}, {"CARGO_TERM_COLOR", "never"}});
-  r.configured_now = !fs::exists(r.bin_dir);
-  if (r.ok) {
-    fs::create_directories(r.bin_dir);
-    for (const auto& t : j.targets) {
-      std::error_code ec;
-      fs::copy_file(shared / cargo_profile_dir(j.m.build.profile) / t, r.bin_dir / t, fs::copy_options::overwrite_existing, ec);
-      if (ec) j.output += fmt::format("abtest: cannot copy {} to {}: {}\n", t, r.bin_dir.string(), ec.message());
-    }
-  }
-  if (lock >= 0) ::close(lock);  // releases the lock
-  const std::string built = j.output.substr(before);
-  static const std::regex compiling(R"((^|\n)\s*Compiling \S+ v)");
-  r.units_compiled = static_cast<int>(std::distance(std::sregex_iterator(built.begin(), built.end(), compiling), std::sregex_iterator()));
-  r.tool_version = j.version_of({"cargo", "-V"});
-  r.compiler = j.version_of({"rustc", "-V"});
-  r.flags = fmt::format("--profile {}{}", j.m.build.profile,
-                        features.empty() ? std::string{} : fmt::format(" --features {}", fmt::join(features, ",")));
-  for (const auto& t : j.targets) r.programs[t] = r.bin_dir / t;
-  return r;
-}
-
-// --- A command ------------------------------------------------------------------------------
-
-command_line expand_build_command(const build_job& j) {
-  command_line c;
-  std::map<std::string, std::string> values = {{"build_dir", j.dir.string()}};
-  const auto levels = j.v.all_levels(j.m);
-  for (const auto& t : j.m.toggles)
-    if (t.kind == toggle_kind::var) values[t.var] = c.env[t.var] = *t.value_of(levels.at(t.id));
-  for (const auto& arg : j.m.build.command) c.argv.push_back(expand_placeholders(arg, values));
-  if (j.without_cuda)
-    for (const auto& a : j.m.build.without_cuda_args) c.argv.push_back(a);
-  return c;
-}
-
-system_result build_command(const build_job& j) {
-  system_result r;
-  r.bin_dir = (j.source / j.m.build.bin).lexically_normal();
-  const command_line c = expand_build_command(j);
-  // The folder was last built by another command line (a level's value, or build.command, was
-  // edited): the project's build may not see that its outputs are stale, so it starts from a clean
-  // tree, as a CMake folder is configured afresh. The worktree is abtest's own.
-  std::string stamp_text = fmt::format("{}\n", fmt::join(c.argv, "\n"));
-  for (const auto& [k, val] : c.env) stamp_text += fmt::format("${}={}\n", k, val);
-  const fs::path stamp = j.dir / "abtest-command.txt";
-  // Only ever in abtest's own worktree (<top>/src beside <top>/build), never in the user's tree.
-  const bool own_worktree = j.source.parent_path() == j.dir.parent_path() && j.source.filename() == "src";
-  if (own_worktree && fs::exists(stamp) && read_text_file(stamp) != stamp_text) {
-    j.output += "abtest: the build command changed since this folder's last build: cleaning its worktree\n";
-    exec::run_git(j.source, {"clean", "-fdxq"});
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(j.dir, ec)) fs::remove_all(e.path(), ec);
-  }
-  std::ofstream(stamp, std::ios::trunc) << stamp_text;
-  r.ok = j.run(c.argv, j.source, c.env);
-  r.flags = fmt::format("{}", fmt::join(c.argv, " "));
-  for (const auto& t : j.targets) r.programs[t] = r.bin_dir / t;
-  return r;
 }
 
 }  // namespace
@@ -387,7 +115,7 @@ std::vector<std::string> builder::configure_command(const variant& v) const {
   const variant bv = build_part(v, m_);
   const fs::path dir = m_.needs_worktrees() ? folder(v) / "build" : folder(v);
   const build_job j{m_, options_, bv, m_.source_dir, dir, options_.targets, *options_.without_cuda, {}, log, output, none};
-  return cmake_configure_command(j, options_.extra_cmake_args);
+  return driver_for(m_.build.system).configure_command(j);
 }
 
 command_line builder::build_command_line(const variant& v) const {
@@ -435,20 +163,16 @@ build_outcome builder::build(const variant& requested, const build_output_fn& on
   }
 
   // The cache's base directory holds both the sources and the build folders.
-  compiler_cache cache = m_.build.system == build_system::cargo
-                             ? compiler_cache{}  // Cargo's shared target folder is the cache
-                             : compiler_cache::ccache_for(out.dir, common_ancestor(tree.source, options_.build_root));
+  const build_system_driver& system = driver_for(m_.build.system);
+  compiler_cache cache = system.uses_compiler_cache()
+                             ? compiler_cache::ccache_for(out.dir, common_ancestor(tree.source, options_.build_root))
+                             : compiler_cache{};
   const build_job job{m_, options_, v, tree.source, out.dir, options_.targets, *options_.without_cuda, cache.env(), log, output,
                       on_output};
   cache.begin();
-  system_result r;
-  switch (m_.build.system) {
-    case build_system::cmake: r = build_cmake(job); break;
-    case build_system::cargo: r = build_cargo(job); break;
-    case build_system::command: r = build_command(job); break;
-  }
+  const system_result r = system.build(job);
   out.cost = [&] {
-    build_cost c = m_.build.system == build_system::cargo ? build_cost{} : cache.finish();
+    build_cost c = system.uses_compiler_cache() ? cache.finish() : build_cost{};
     c.notes.insert(c.notes.begin(), out.cost.notes.begin(), out.cost.notes.end());
     return c;
   }();

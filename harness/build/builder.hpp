@@ -1,4 +1,4 @@
-// Builds one variant in its own folder with the project's build system (CMake, Cargo or a command),
+// Builds one variant in its own folder with the project's build system (CMake, Cargo, Meson or a command),
 // through a compiler cache shared by all variants, and records what it cost (DESIGN §3.1, §5).
 //
 //   builder b(m, {.jobs = 2});
@@ -86,7 +86,8 @@ class builder {
   build_outcome build(const variant& v, const build_output_fn& on_output = {}) const;
   std::filesystem::path folder(const variant& v) const;
 
-  // The cmake configure command line for `v` (exposed for tests and `abtest build --dry-run`).
+  // The configure line for `v` (cmake, meson setup; empty for systems without one), for tests and
+  // `abtest build --dry-run`.
   std::vector<std::string> configure_command(const variant& v) const;
   // A command build's line for `v`: {NAME} and $NAME are the `var` toggles' values, {build_dir}
   // the variant's build folder (for `abtest build --dry-run`).

@@ -128,7 +128,7 @@ int build(const build_flags& f, const global_options& g) {
     nlohmann::json plan = nlohmann::json::array();
     for (const auto& v : unique) {
       nlohmann::json j = {{"variant", v.key(m)}, {"dir", b.folder(v).string()}, {"targets", bo.targets}};
-      if (m.build.system == build_system::cmake) j["configure"] = b.configure_command(v);
+      if (const auto configure = b.configure_command(v); !configure.empty()) j["configure"] = configure;
       if (m.build.system == build_system::command) {
         const command_line c = b.build_command_line(v);
         j["command"] = c.argv;

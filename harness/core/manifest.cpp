@@ -30,12 +30,13 @@ class validator {
 
   // Rejects keys outside `allowed`: typos must not pass silently.
   void only_keys(const json& obj, const std::string& where, std::initializer_list<const char*> allowed) const {
+    only_keys(obj, where, std::vector<std::string>(allowed.begin(), allowed.end()));
+  }
+  void only_keys(const json& obj, const std::string& where, const std::vector<std::string>& allowed) const {
     for (const auto& [key, value] : obj.items()) {
-      if (std::none_of(allowed.begin(), allowed.end(), [&key = key](const char* a) { return key == a; })) {
-        std::vector<std::string> names(allowed.begin(), allowed.end());
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
         fail(where.empty() ? key : where + "." + key, "unknown key",
-             fmt::format("remove it or use one of: {}", fmt::join(names, ", ")));
-      }
+             fmt::format("remove it or use one of: {}", fmt::join(allowed, ", ")));
     }
   }
 
@@ -92,6 +93,29 @@ const std::regex& placeholder_pattern() {
   return re;
 }
 
+// Each build system as the manifest knows it: its name, the keys its `build` object takes and the
+// toggle kind of its own (design §3.1). A new system is a row here and a driver in harness/build/.
+struct system_row {
+  build_system system;
+  const char* name;
+  std::vector<std::string> keys;  // of the `build` object
+  const char* kind;               // its own toggle kind key
+};
+const std::vector<system_row>& system_rows() {
+  static const std::vector<system_row> rows = {
+      {build_system::cmake, "cmake", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"}, "option"},
+      {build_system::cargo, "cargo", {"system", "profile", "targets", "args", "without_cuda_args"}, "feature"},
+      {build_system::command, "command", {"system", "command", "bin", "targets", "without_cuda_args"}, "var"},
+      {build_system::meson, "meson", {"system", "build_type", "targets", "args", "without_cuda_args"}, "option"},
+  };
+  return rows;
+}
+const system_row& row_of(build_system s) {
+  for (const auto& r : system_rows())
+    if (r.system == s) return r;
+  throw std::logic_error("a build system without its row in system_rows()");
+}
+
 // Each kind key with the build systems that can honour it (design §3.1).
 struct kind_key {
   const char* key;
@@ -100,7 +124,7 @@ struct kind_key {
 };
 const std::vector<kind_key>& kind_keys() {
   static const std::vector<kind_key> keys = {
-      {"option", toggle_kind::option, {build_system::cmake}},
+      {"option", toggle_kind::option, {build_system::cmake, build_system::meson}},
       {"feature", toggle_kind::feature, {build_system::cargo}},
       {"features", toggle_kind::feature, {build_system::cargo}},
       {"var", toggle_kind::var, {build_system::command}},
@@ -146,8 +170,7 @@ void parse_kind(const validator& v, const json& j, const std::string& where, bui
   const std::string key = where + "." + k.key;
   if (!k.systems.empty() && std::find(k.systems.begin(), k.systems.end(), system) == k.systems.end())
     v.fail(key, fmt::format("a {} project cannot honour \"{}\"", to_string(system), k.key),
-           fmt::format("use a toggle kind of {} projects ({}), or env, patch or revert", to_string(system),
-                       system == build_system::cmake ? "option" : system == build_system::cargo ? "feature" : "var"));
+           fmt::format("use a toggle kind of {} projects ({}), or env, patch or revert", to_string(system), row_of(system).kind));
   t.kind = k.kind;
   static const std::regex name_re("[A-Za-z_][A-Za-z0-9_]*");
   static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_/+.-]*");
@@ -375,16 +398,20 @@ void check_placeholders(const validator& v, const manifest& m) {
 void parse_build(const validator& v, const json& b, build_spec& out) {
   if (b.contains("system")) {
     const std::string sys = v.string(b["system"], "build.system");
-    if (sys == "cmake") out.system = build_system::cmake;
-    else if (sys == "cargo") out.system = build_system::cargo;
-    else if (sys == "command") out.system = build_system::command;
-    else v.fail("build.system", fmt::format("unknown build system \"{}\"", sys), "use one of: cmake, cargo, command");
+    std::vector<std::string> names;
+    for (const auto& r : system_rows()) names.push_back(r.name);
+    const auto row = std::find_if(system_rows().begin(), system_rows().end(), [&](const system_row& r) { return r.name == sys; });
+    if (row == system_rows().end())
+      v.fail("build.system", fmt::format("unknown build system \"{}\"", sys), fmt::format("use one of: {}", fmt::join(names, ", ")));
+    out.system = row->system;
   }
+  v.only_keys(b, "build", row_of(out.system).keys);
+  if (b.contains("build_type")) out.build_type = v.string(b["build_type"], "build.build_type");
+  if (b.contains("args")) out.args = v.strings(b["args"], "build.args");
   switch (out.system) {
+    case build_system::meson: break;
     case build_system::cmake:
-      v.only_keys(b, "build", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"});
       if (b.contains("generator")) out.generator = v.string(b["generator"], "build.generator");
-      if (b.contains("build_type")) out.build_type = v.string(b["build_type"], "build.build_type");
       if (b.contains("cmake_args")) out.cmake_args = v.strings(b["cmake_args"], "build.cmake_args");
       if (b.contains("bundle_args")) out.bundle_args = v.strings(b["bundle_args"], "build.bundle_args");
       for (size_t i = 0; i < out.bundle_args.size(); ++i)
@@ -393,12 +420,10 @@ void parse_build(const validator& v, const json& b, build_spec& out) {
                  "give cmake options, e.g. [\"-DABTEST_CUDA=ON\", \"-DCMAKE_CUDA_ARCHITECTURES=90\"]");
       break;
     case build_system::cargo: {
-      v.only_keys(b, "build", {"system", "profile", "targets", "args", "without_cuda_args"});
       if (b.contains("profile")) out.profile = v.string(b["profile"], "build.profile");
       static const std::regex profile_re("[A-Za-z][A-Za-z0-9_-]{0,63}");
       if (!std::regex_match(out.profile, profile_re))
         v.fail("build.profile", fmt::format("\"{}\" is not a Cargo profile name", out.profile), "e.g. \"release\"");
-      if (b.contains("args")) out.args = v.strings(b["args"], "build.args");
       for (const auto& a : out.args)
         if (a.rfind("--features", 0) == 0 || a == "-F" || a.rfind("--target-dir", 0) == 0 || a.rfind("--profile", 0) == 0 ||
             a == "--release")
@@ -407,7 +432,6 @@ void parse_build(const validator& v, const json& b, build_spec& out) {
       break;
     }
     case build_system::command:
-      v.only_keys(b, "build", {"system", "command", "bin", "targets", "without_cuda_args"});
       if (!b.contains("command")) v.fail("build.command", "missing", "give the build's argv, e.g. [\"make\", \"-j2\", \"OPT={OPT}\"]");
       out.command = v.strings(b["command"], "build.command");
       if (out.command.empty() || out.command.front().empty()) v.fail("build.command", "is empty", "give the build's argv");
@@ -454,14 +478,7 @@ const char* to_string(toggle_kind k) {
   return "?";
 }
 
-const char* to_string(build_system s) {
-  switch (s) {
-    case build_system::cmake: return "cmake";
-    case build_system::cargo: return "cargo";
-    case build_system::command: return "command";
-  }
-  return "?";
-}
+const char* to_string(build_system s) { return row_of(s).name; }
 
 bool manifest::needs_worktrees() const {
   return build.system == build_system::command ||

@@ -54,19 +54,19 @@ struct toggle_spec {
   std::optional<std::string> value_of(const std::string& level) const;
 };
 
-enum class build_system { cmake, cargo, command };
+enum class build_system { cmake, cargo, command, meson };
 const char* to_string(build_system s);
 
 struct build_spec {
   build_system system = build_system::cmake;
   std::vector<std::string> targets;      // programs to build (cmake targets, cargo bins, command outputs)
-  // cmake
+  // cmake (build_type also meson: CMake's names or Meson's own --buildtype)
   std::string generator = "Ninja";
   std::string build_type = "Release";
   std::vector<std::string> cmake_args;
   // cargo
   std::string profile = "release";
-  std::vector<std::string> args;         // extra `cargo build` arguments, e.g. --offline
+  std::vector<std::string> args;         // extra `cargo build` (e.g. --offline) or `meson setup` arguments
   // command: argv run in the variant's worktree; {VAR} placeholders from `var` toggles, {build_dir}
   std::vector<std::string> command;
   std::string bin = ".";                 // where the programs land, relative to the worktree

@@ -359,6 +359,75 @@ TEST(any_build, a_makefile_project_builds_per_variant_with_var_toggles_in_argv_a
   EXPECT_FALSE(fs::exists(proj / "out"));
 }
 
+// Meson, the fourth build system (issue #29): option toggles reach `meson setup` as -D<option>=<value>
+// (a boolean through "values", an integer by its levels), every variant has its own set-up folder,
+// the programs are found through Meson's introspection, the dry run shows the setup line, and a
+// manifest key Meson does not take is refused.
+TEST(any_build, a_meson_project_builds_per_variant_with_option_toggles) {
+  if (run_program("meson", {"--version"}).code != 0) GTEST_SKIP() << "meson is not installed: scripts/setup.sh installs it";
+  scratch dir("meson");
+  const fs::path proj = dir.path() / "proj";
+  fs::create_directories(proj / "tools");
+  std::ofstream(proj / "meson.build") << "project('mz', 'c')\nsubdir('tools')\n";
+  // The program in a subfolder: found where the introspection says, not guessed.
+  std::ofstream(proj / "tools" / "meson.build")
+      << "executable('bench', 'bench.c', c_args: ['-DWORK=' + get_option('work').to_string(),\n"
+         "                                       '-DHALF=' + (get_option('half') ? '1' : '0')])\n";
+  std::ofstream(proj / "meson_options.txt") << "option('work', type: 'integer', value: 100)\noption('half', type: 'boolean', value: false)\n";
+  std::ofstream(proj / "tools" / "bench.c") << "#include <stdio.h>\nint main(void) { printf(\"{\\\"metrics\\\": {\\\"work\\\": %d}}\\n\", "
+                                              "HALF ? WORK / 2 : WORK); return 0; }\n";
+  const fs::path manifest = proj / "abtest.json";
+  std::ofstream(manifest) << R"({"project": "mz",
+    "build": {"system": "meson", "build_type": "Release", "targets": ["bench"]},
+    "toggles": [{"id": "W", "option": "work", "levels": ["100", "300"]},
+                {"id": "H", "option": "half", "values": {"OFF": "false", "ON": "true"}}],
+    "benchmarks": [{"name": "mz", "format": "json", "warmups": 0, "command": ["{bin}/bench"]}]})";
+  const std::string db = (dir.path() / "r.db").string();
+  const auto dry = run_abtest({"--json", "--manifest", manifest.string(), "--db", db, "build", "--dry-run", "--toggle", "W"});
+  ASSERT_EQ(dry.code, 0) << dry.err;
+  const auto plan = json_of(dry);
+  ASSERT_EQ(plan.size(), 1u) << plan.dump(2);
+  const auto configure = plan[0]["configure"].get<std::vector<std::string>>();
+  ASSERT_GE(configure.size(), 2u) << plan.dump(2);
+  EXPECT_EQ(configure[0], "meson");
+  EXPECT_EQ(configure[1], "setup");
+  EXPECT_NE(std::find(configure.begin(), configure.end(), "--buildtype=release"), configure.end()) << plan.dump(2);
+  EXPECT_NE(std::find(configure.begin(), configure.end(), "-Dwork=300"), configure.end()) << plan.dump(2);
+  EXPECT_NE(std::find(configure.begin(), configure.end(), "-Dhalf=false"), configure.end()) << "off levels too\n" << plan.dump(2);
+
+  const auto r = run_abtest({"--json", "--manifest", manifest.string(), "--db", db, "run", "--toggle", "W", "--variant", "H",
+                             "--variant", "H+W", "--rounds", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  std::map<std::string, double> ratio;
+  for (const auto& v : j["verdicts"])
+    if (v["metric"] == "mz.work") ratio[v["variant"]] = v["ratio"].get<double>();
+  EXPECT_NEAR(ratio["W"], 3.0, 1e-12) << j.dump(2);
+  EXPECT_NEAR(ratio["H"], 0.5, 1e-12);
+  EXPECT_NEAR(ratio["H+W"], 1.5, 1e-12) << j.dump(2);
+  for (const char* v : {"base", "W", "H", "H+W"}) {  // keys name the toggles in id order
+    EXPECT_TRUE(fs::exists(proj / ".abtest/build" / v / "meson-info/intro-targets.json")) << v;
+    EXPECT_TRUE(fs::exists(proj / ".abtest/build" / v / "tools/bench")) << v;
+  }
+  // The build record says what ran it.
+  const auto q = run_abtest({"--json", "--db", db, "query",
+                             "SELECT json_extract(details, '$.system') AS system, json_extract(details, '$.tool') AS tool, "
+                             "objects_compiled + cache_hits AS through_cache FROM build ORDER BY id LIMIT 1"});
+  ASSERT_EQ(q.code, 0) << q.err;
+  const auto row = json_of(q).at(0);
+  EXPECT_EQ(row["system"], "meson") << q.out;
+  EXPECT_FALSE(row["tool"].get<std::string>().empty()) << q.out;
+  EXPECT_GE(row["through_cache"].get<int>(), 1) << "Meson's compiles go through the compiler cache\n" << q.out;
+
+  // A key of another system is refused, naming the ones Meson takes.
+  std::ofstream(manifest, std::ios::trunc) << R"({"project": "mz", "build": {"system": "meson", "cmake_args": ["-DX=1"]},
+    "benchmarks": [{"name": "mz", "format": "json", "command": ["{bin}/bench"]}]})";
+  const auto bad = run_abtest({"--manifest", manifest.string(), "--db", db, "build"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("build.cmake_args: unknown key"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("args"), std::string::npos) << bad.err;
+}
+
 TEST(any_build, var_values_reach_a_command_build_and_a_changed_value_cleans_its_worktree) {
   scratch dir("makefile-values");
   const fs::path proj = dir.path() / "proj";

@@ -1,0 +1,87 @@
+// Cargo: `cargo build` with the variant's features in one target folder shared by every variant
+// (Cargo keeps each feature set's artifacts apart in it), the programs copied to the variant's own
+// folder under a lock (design §3.1).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <set>
+
+#include "harness/build/build_system_driver.hpp"
+
+namespace abtest {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The folder under the target dir that a profile writes to (The Cargo Book, "Profiles").
+std::string cargo_profile_dir(const std::string& profile) {
+  if (profile == "dev" || profile == "test") return "debug";
+  if (profile == "bench") return "release";
+  return profile;
+}
+
+system_result build_cargo(const build_job& j) {
+  system_result r;
+  r.bin_dir = j.dir / cargo_profile_dir(j.m.build.profile);
+  std::vector<std::string> argv = {"cargo", "build", "--profile", j.m.build.profile, "--manifest-path",
+                                   (j.source / "Cargo.toml").string()};
+  for (const auto& t : j.targets) argv.insert(argv.end(), {"--bin", t});
+  std::set<std::string> features;
+  const auto levels = j.v.all_levels(j.m);
+  for (const auto& t : j.m.toggles)
+    if (t.kind == toggle_kind::feature)
+      if (const auto it = t.features.find(levels.at(t.id)); it != t.features.end()) features.insert(it->second.begin(), it->second.end());
+  if (!features.empty()) argv.insert(argv.end(), {"--features", fmt::format("{}", fmt::join(features, ","))});
+  for (const auto& a : j.m.build.args) argv.push_back(a);
+  if (j.without_cuda)
+    for (const auto& a : j.m.build.without_cuda_args) argv.push_back(a);
+  // One target folder for every variant of the project: Cargo keeps each feature set's artifacts
+  // apart in it (their metadata hashes differ), so a variant compiles only the crates its features
+  // change — dependencies, and variants built before, are reused. (A target folder per variant
+  // through sccache 0.4 was tried first: it missed every dependency, whose compile lines carry
+  // the variant's own --out-dir.) The programs are copied to the variant's folder, {bin},
+  // under a lock, so a concurrent build cannot swap them in between.
+  const fs::path shared = j.options.build_root / "cargo-target";
+  fs::create_directories(shared);
+  const int lock = ::open((shared / ".abtest-lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (lock >= 0) ::flock(lock, LOCK_EX);
+  const size_t before = j.output.size();
+  r.ok = j.run(argv, j.source, {{"CARGO_TARGET_DIR", shared.string()}, {"CARGO_TERM_COLOR", "never"}});
+  r.configured_now = !fs::exists(r.bin_dir);
+  if (r.ok) {
+    fs::create_directories(r.bin_dir);
+    for (const auto& t : j.targets) {
+      std::error_code ec;
+      fs::copy_file(shared / cargo_profile_dir(j.m.build.profile) / t, r.bin_dir / t, fs::copy_options::overwrite_existing, ec);
+      if (ec) j.output += fmt::format("abtest: cannot copy {} to {}: {}\n", t, r.bin_dir.string(), ec.message());
+    }
+  }
+  if (lock >= 0) ::close(lock);  // releases the lock
+  const std::string built = j.output.substr(before);
+  r.units_compiled = count_matches(built, R"((^|\n)\s*Compiling \S+ v)");
+  r.tool_version = j.version_of({"cargo", "-V"});
+  r.compiler = j.version_of({"rustc", "-V"});
+  r.flags = fmt::format("--profile {}{}", j.m.build.profile,
+                        features.empty() ? std::string{} : fmt::format(" --features {}", fmt::join(features, ",")));
+  for (const auto& t : j.targets) r.programs[t] = r.bin_dir / t;
+  return r;
+}
+
+class cargo_system final : public build_system_driver {
+ public:
+  system_result build(const build_job& j) const override { return build_cargo(j); }
+  bool uses_compiler_cache() const override { return false; }  // the shared target folder is the cache
+};
+
+}  // namespace
+
+const build_system_driver& cargo_driver() {
+  static const cargo_system d;
+  return d;
+}
+
+}  // namespace abtest

@@ -1,0 +1,104 @@
+// Meson: `meson setup` once per folder (wiped and set up afresh when its arguments change), every
+// option toggle as -D<option>=<value>, `meson compile` of the targets, and the programs found in
+// the build's introspection (meson-info/intro-targets.json). Meson puts ccache in front of the
+// compilers by itself when it is on the PATH; the builder's cache settings reach it through the
+// environment, so its objects are shared across variants as CMake's are.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "harness/build/build_system_driver.hpp"
+
+namespace abtest {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Meson's --buildtype for the manifest's build_type: CMake's names are taken too, so a project that
+// moves from one to the other keeps its manifest.
+std::string buildtype(const std::string& build_type) {
+  static const std::map<std::string, std::string> cmake_names = {
+      {"Release", "release"}, {"Debug", "debug"}, {"RelWithDebInfo", "debugoptimized"}, {"MinSizeRel", "minsize"}};
+  const auto it = cmake_names.find(build_type);
+  return it != cmake_names.end() ? it->second : build_type;
+}
+
+std::vector<std::string> setup_line(const build_job& j) {
+  std::vector<std::string> argv = {"meson", "setup", j.dir.string(), j.source.string(),
+                                   "--buildtype=" + buildtype(j.m.build.build_type)};
+  for (const auto& a : j.m.build.args) argv.push_back(a);
+  if (j.without_cuda)
+    for (const auto& a : j.m.build.without_cuda_args) argv.push_back(a);
+  // Every option toggle, off levels too, so a folder never keeps a level from an earlier setup.
+  const auto levels = j.v.all_levels(j.m);
+  for (const auto& t : j.m.toggles)
+    if (t.kind == toggle_kind::option) argv.push_back(fmt::format("-D{}={}", t.option, *t.value_of(levels.at(t.id))));
+  return argv;
+}
+
+// What the build's introspection says: each executable's file, and the compiler of its first source.
+struct introspection {
+  std::map<std::string, fs::path> programs;
+  std::string compiler, flags;
+};
+
+introspection introspect(const fs::path& dir) {
+  introspection out;
+  std::ifstream in(dir / "meson-info" / "intro-targets.json");
+  const nlohmann::json targets = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!targets.is_array()) return out;
+  for (const auto& t : targets) {
+    if (t.value("type", "") != "executable" || !t.contains("filename") || t["filename"].empty()) continue;
+    out.programs[t.value("name", "")] = t["filename"][0].get<std::string>();
+    if (out.compiler.empty() && t.contains("target_sources") && !t["target_sources"].empty()) {
+      const auto& s = t["target_sources"][0];
+      out.compiler = fmt::format("{}", fmt::join(s.value("compiler", std::vector<std::string>{}), " "));
+      out.flags = fmt::format("{}", fmt::join(s.value("parameters", std::vector<std::string>{}), " "));
+    }
+  }
+  return out;
+}
+
+system_result build_meson(const build_job& j) {
+  system_result r;
+  r.bin_dir = j.dir;
+  const auto setup = setup_line(j);
+  // Other arguments (or a failed setup): start from a clean folder, as CMake's --fresh does, so that
+  // an option removed from the line does not live on in Meson's saved state.
+  const configure_outcome c = configure_once(j, setup, "meson-private", "--wipe", 2);
+  r.configured_now = c.ran;
+  bool ok = c.ok;
+  if (ok) {
+    std::vector<std::string> argv = {"meson", "compile", "-C", j.dir.string()};
+    if (j.options.jobs > 0) argv.insert(argv.end(), {"-j", std::to_string(j.options.jobs)});
+    for (const auto& t : j.targets) argv.push_back(t);
+    const std::size_t before = j.output.size();
+    ok = j.run(argv);
+    r.links = count_matches(j.output.substr(before), R"(Linking (static )?target )");
+  }
+  const introspection found = introspect(j.dir);
+  r.programs = found.programs;
+  r.compiler = found.compiler;
+  r.flags = found.flags;
+  r.tool_version = j.version_of({"meson", "--version"});
+  r.ok = ok;
+  return r;
+}
+
+class meson_system final : public build_system_driver {
+ public:
+  system_result build(const build_job& j) const override { return build_meson(j); }
+  std::vector<std::string> configure_command(const build_job& j) const override { return setup_line(j); }
+};
+
+}  // namespace
+
+const build_system_driver& meson_driver() {
+  static const meson_system d;
+  return d;
+}
+
+}  // namespace abtest
