@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -118,6 +119,26 @@ struct ntt_report {
 // CPU functions named above. lg_domain_size ≤ 30.
 status ntt(fr* data, unsigned lg_domain_size, ntt_direction direction, ntt_domain domain,
            const ntt_config& config = {}, ntt_report* report = nullptr);
+
+// ---- The device's field (gpu/ff/mont32.hpp) --------------------------------------------------------
+
+// field_self_test: n random Fp pairs plus edge values (0, 1, p − 1, R mod p, …) on the device: the
+// PTX product against the portable one there, and the products, squares, sums and differences of
+// both against the host's 64-bit path. mismatches = 0 is a pass; `first` describes the first one.
+struct field_check_report {
+  size_t inputs = 0, mismatches = 0;
+  std::string first;
+};
+status field_self_test(size_t n, uint64_t seed, field_check_report* report);
+
+// field_bench: multiplications and squarings per second over the whole device (independent chains
+// in every thread) and the latency of one (a single dependent chain), for the 12×32 field (mont32)
+// and the 6×64 one (mont64) the first device run's kernels used.
+struct field_bench_row {
+  std::string field, op;  // "mont32" | "mont64", "mul" | "sqr"
+  double ops_per_s = 0, latency_ns = 0;
+};
+status field_bench(std::vector<field_bench_row>* rows);
 
 // ---- MSM over G1 ----------------------------------------------------------------------------------
 
