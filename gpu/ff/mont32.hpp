@@ -62,19 +62,11 @@ struct fp32 {
     return r;
   }
 
-  ZK_HD constexpr bool is_zero() const {
-    uint32_t acc = 0;
-    ZK_UNROLL
-    for (size_t i = 0; i < nlimbs; ++i) acc |= limbs[i];
-    return acc == 0;
-  }
-  ZK_HD friend constexpr bool operator==(const fp32& a, const fp32& b) {
-    uint32_t acc = 0;
-    ZK_UNROLL
-    for (size_t i = 0; i < nlimbs; ++i) acc |= a.limbs[i] ^ b.limbs[i];
-    return acc == 0;
-  }
+  // Fully reduced, so equal values have equal words: the 64-bit comparison on the same words
+  // (to_fp only renames registers).
+  ZK_HD friend constexpr bool operator==(const fp32& a, const fp32& b) { return a.to_fp() == b.to_fp(); }
   ZK_HD friend constexpr bool operator!=(const fp32& a, const fp32& b) { return !(a == b); }
+  ZK_HD constexpr bool is_zero() const { return to_fp().is_zero(); }
 
   // a + b < 2p < 2^384, then one conditional subtraction.
   ZK_HD friend constexpr fp32 operator+(const fp32& a, const fp32& b) {
@@ -92,15 +84,8 @@ struct fp32 {
   // a − b, plus p masked in when it borrowed (no branch on data).
   ZK_HD friend constexpr fp32 operator-(const fp32& a, const fp32& b) {
     fp32 d{};
-    uint32_t borrow = 0;
-    ZK_UNROLL
-    for (size_t i = 0; i < nlimbs; ++i) {
-      const uint64_t x = uint64_t{a.limbs[i]} - b.limbs[i] - borrow;
-      d.limbs[i] = static_cast<uint32_t>(x);
-      borrow = static_cast<uint32_t>(x >> 63);
-    }
+    const uint32_t mask = 0u - sub_words(a.limbs, b.limbs, d.limbs);
     constexpr words p = split(fp_params::modulus);
-    const uint32_t mask = 0u - borrow;
     uint64_t carry = 0;
     ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) {
@@ -270,18 +255,24 @@ struct fp32 {
     return x;
   }
 
+  // d = a − b over the words; returns the borrow out of the top word (0 or 1). A word's
+  // a − b − borrow lies in [−2³², 2³²): bit 63 of its 64-bit difference is the next borrow.
+  ZK_HD static constexpr uint32_t sub_words(const uint32_t* a, const uint32_t* b, uint32_t* d) {
+    uint32_t borrow = 0;
+    ZK_UNROLL
+    for (size_t i = 0; i < nlimbs; ++i) {
+      const uint64_t x = uint64_t{a[i]} - b[i] - borrow;
+      d[i] = static_cast<uint32_t>(x);
+      borrow = static_cast<uint32_t>(x >> 63);
+    }
+    return borrow;
+  }
+
   // x < 2p → x mod p: subtract p, keep x when that borrowed (mask select, no branch).
   ZK_HD constexpr fp32 reduce_once() const {
     constexpr words p = split(fp_params::modulus);
     fp32 d{};
-    uint32_t borrow = 0;
-    ZK_UNROLL
-    for (size_t i = 0; i < nlimbs; ++i) {
-      const uint64_t x = uint64_t{limbs[i]} - p.v[i] - borrow;
-      d.limbs[i] = static_cast<uint32_t>(x);
-      borrow = static_cast<uint32_t>(x >> 63);
-    }
-    const uint32_t keep = 0u - borrow;
+    const uint32_t keep = 0u - sub_words(limbs, p.v, d.limbs);
     ZK_UNROLL
     for (size_t i = 0; i < nlimbs; ++i) d.limbs[i] = (limbs[i] & keep) | (d.limbs[i] & ~keep);
     return d;

@@ -43,11 +43,19 @@ std::vector<fp> test_values(uint64_t seed) {
   return v;
 }
 
-::testing::AssertionResult same(const fp32& got, const fp& want, const char* what, const fp& a, const fp& b) {
-  if (got.to_fp() == want) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << what << " of " << a.to_hex() << " and " << b.to_hex() << ": 32-bit "
-                                       << got.to_fp().to_hex() << ", 64-bit " << want.to_hex();
-}
+// Random values from a fresh seed (printed with any failure) and the edge values.
+class gpu_mont32_ops : public ::testing::Test {
+ protected:
+  const uint64_t seed = std::random_device{}();
+  const std::vector<fp> v = test_values(seed);
+
+  ::testing::AssertionResult same(const fp32& got, const fp& want, const char* what, const fp& a, const fp& b) const {
+    if (got.to_fp() == want) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << what << " of " << a.to_hex() << " and " << b.to_hex() << ": 32-bit "
+                                         << got.to_fp().to_hex() << ", 64-bit " << want.to_hex() << " (seed " << seed
+                                         << ")";
+  }
+};
 
 TEST(gpu_mont32, words_are_the_64_bit_limbs_cut_in_halves) {
   const fp x = raw({0x0123456789abcdefULL, 0xfedcba9876543210ULL, 3, 4, 5, 6});
@@ -60,13 +68,12 @@ TEST(gpu_mont32, words_are_the_64_bit_limbs_cut_in_halves) {
   EXPECT_EQ(y.to_fp(), x);
   EXPECT_EQ(fp32::one().to_fp(), fp::one());
   EXPECT_EQ(fp32::zero().to_fp(), fp::zero());
+  EXPECT_TRUE(fp32::zero().is_zero());
+  EXPECT_FALSE(fp32::from_fp(raw({0, 0, 0, 0, 0, 1})).is_zero());
   EXPECT_EQ(fp32::inv * static_cast<uint32_t>(fp_params::modulus[0]), 0xffffffffu) << "−p⁻¹ mod 2³²";
 }
 
-TEST(gpu_mont32, product_and_square_equal_the_64_bit_path) {
-  const uint64_t seed = std::random_device{}();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  const std::vector<fp> v = test_values(seed);
+TEST_F(gpu_mont32_ops, product_and_square_equal_the_64_bit_path) {
   for (const fp& a : v) {
     const fp32 a32 = fp32::from_fp(a);
     ASSERT_TRUE(same(fp32::sqr_portable(a32), a.sqr(), "square", a, a));
@@ -80,10 +87,7 @@ TEST(gpu_mont32, product_and_square_equal_the_64_bit_path) {
   }
 }
 
-TEST(gpu_mont32, sums_differences_and_negations_equal_the_64_bit_path) {
-  const uint64_t seed = std::random_device{}();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  const std::vector<fp> v = test_values(seed);
+TEST_F(gpu_mont32_ops, sums_differences_and_negations_equal_the_64_bit_path) {
   for (const fp& a : v) {
     const fp32 a32 = fp32::from_fp(a);
     ASSERT_TRUE(same(-a32, -a, "negation", a, a));
