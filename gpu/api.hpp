@@ -149,8 +149,19 @@ struct msm_config {
   bool host_register = default_host_register();  // B1: pin points and scalars while they are copied
 };
 
+// One span of the MSM's kernel stream, timed with CUDA events (gpu/msm/pippenger.cu): "count"
+// (digit counting and its scan, less the waits for scalar copies), "recode", "sort" (radix sort and
+// bucket starts), "level0", "level1", … (each level's piece count, scan and sums), "last_count" (the
+// count that finds every bucket done), "gather", "segments" and "windows" (the bucket reduction).
+struct msm_phase {
+  std::string name;
+  double kernel_s = 0;
+};
+
 struct msm_report {
   unsigned wbits = 0, nwins = 0;  // the window that ran and its number of windows
+  std::string kernels;            // the kernel set this build runs: "tuned" or "first_run" (ABTEST_GPU_MSM_KERNELS)
+  std::vector<msm_phase> phases;  // in launch order; "count" alone when every scalar is zero
   bool host_register = false;       // what ran: false when B1 was asked for but registration failed
   std::string host_register_error;  // non-empty: why cudaHostRegister failed (the copies ran pageable)
   size_t nentries = 0;              // nonzero signed digits: the entries sorted into buckets
