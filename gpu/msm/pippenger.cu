@@ -313,8 +313,8 @@ status msm_g1(std::span<const g1_affine> points, std::span<const scalar_t> scala
           msm_kernels::sum_point_pieces<active_kernels><<<nblocks(pieces), threads_per_block, 0, s.get()>>>(
               d_points.get(), sorted_values.get(), off, next_off, nkeys, pieces, next_sums);
         else
-          msm_kernels::sum_partial_pieces<<<nblocks(pieces), threads_per_block, 0, s.get()>>>(sums, off, next_off, nkeys,
-                                                                                            pieces, next_sums);
+          msm_kernels::sum_partial_pieces<active_kernels><<<nblocks(pieces), threads_per_block, 0, s.get()>>>(
+              sums, off, next_off, nkeys, pieces, next_sums);
         ZK_CUDA_OK(cudaGetLastError());
         phases.stop("level" + std::to_string(level), s);
         std::swap(off, next_off);

@@ -54,15 +54,17 @@ __global__ void __launch_bounds__(threads_per_block)
     sum_point_pieces(const g1_affine* points, const uint32_t* sorted_values, const uint32_t* off, const uint32_t* poff,
                      uint32_t nkeys, uint32_t npieces, xyzz_of<K>* out) {
   const uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p < npieces) out[p] = msm_steps::sum_points<K>(points, sorted_values, msm_steps::piece_at(off, poff, nkeys, p));
+  if (p < npieces)
+    out[p] = msm_steps::sum_points<K>(points, sorted_values, msm_steps::piece_at<K>(off, poff, nkeys, p));
 }
 
 // Later levels: piece p of the previous level's sums → out[p].
-template <class X>
+template <kernel_set K>
 __global__ void __launch_bounds__(threads_per_block)
-    sum_partial_pieces(const X* in, const uint32_t* off, const uint32_t* poff, uint32_t nkeys, uint32_t npieces, X* out) {
+    sum_partial_pieces(const xyzz_of<K>* in, const uint32_t* off, const uint32_t* poff, uint32_t nkeys, uint32_t npieces,
+                       xyzz_of<K>* out) {
   const uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p < npieces) out[p] = msm_steps::sum_partials(in, msm_steps::piece_at(off, poff, nkeys, p));
+  if (p < npieces) out[p] = msm_steps::sum_partials(in, msm_steps::piece_at<K>(off, poff, nkeys, p));
 }
 
 template <class X>

@@ -149,11 +149,23 @@ struct piece {
 
 // Piece p of a level whose bucket k has entries [off[k], off[k+1]) and pieces [poff[k], poff[k+1])
 // (poff = the exclusive scan of pieces_in of the counts, poff[nkeys] = the level's pieces > p).
-ZK_HD inline piece piece_at(const uint32_t* off, const uint32_t* poff, uint32_t nkeys, uint32_t p) {
+// first_run: pieces of piece_len from the bucket's start, the last one short (65 entries: 64 + 1,
+// one thread with 64 additions beside one with 1). tuned: the bucket's count cut into its np pieces
+// as evenly as possible, piece j = [j·count/np, (j+1)·count/np) — sizes differ by at most one and
+// stay ≤ piece_len (count/np ≤ piece_len), so no thread of a level waits on a longer piece of its
+// own bucket (65 entries: 33 + 32).
+template <kernel_set K>
+ZK_HD piece piece_at(const uint32_t* off, const uint32_t* poff, uint32_t nkeys, uint32_t p) {
   const uint32_t k = static_cast<uint32_t>(upper_bound(poff, size_t{nkeys} + 1, p)) - 1;
-  const uint32_t begin = off[k] + (p - poff[k]) * piece_len;
-  const uint32_t end = off[k + 1] < begin + piece_len ? off[k + 1] : begin + piece_len;
-  return {k, begin, end};
+  const uint32_t j = p - poff[k];
+  if constexpr (K == kernel_set::first_run) {
+    const uint32_t begin = off[k] + j * piece_len;
+    const uint32_t end = off[k + 1] < begin + piece_len ? off[k + 1] : begin + piece_len;
+    return {k, begin, end};
+  } else {
+    const uint64_t count = off[k + 1] - off[k], np = poff[k + 1] - poff[k];
+    return {k, off[k] + static_cast<uint32_t>(j * count / np), off[k] + static_cast<uint32_t>((j + 1) * count / np)};
+  }
 }
 
 // p, or −p when negative is 1, without a branch: −y is computed either way and the limbs chosen

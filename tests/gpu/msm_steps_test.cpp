@@ -93,15 +93,17 @@ split split_of(const std::vector<uint32_t>& counts) {
   return s;
 }
 
-TEST(gpu_msm_steps, pieces_cover_every_bucket_exactly_once_in_order) {
-  const std::vector<uint32_t> counts = {0,  1, 0, 0, piece_len - 1, piece_len, piece_len + 1, 2,
-                                        0,  100000, 3 * piece_len, 0, piece_len * piece_len + 5, 1, 0};
+// Both kernel sets' splits: every entry in one piece, in order, none longer than piece_len; the
+// tuned split's pieces of one bucket differ in length by at most one.
+template <kernel_set K>
+void check_pieces(const std::vector<uint32_t>& counts) {
   const split s = split_of(counts);
   const uint32_t nkeys = static_cast<uint32_t>(counts.size());
   EXPECT_LE(s.poff[nkeys], max_pieces(s.off[nkeys], nkeys));
   uint32_t next_entry = 0;
+  std::vector<uint32_t> shortest(nkeys, ~0u), longest(nkeys, 0);
   for (uint32_t p = 0; p < s.poff[nkeys]; ++p) {
-    const piece pc = piece_at(s.off.data(), s.poff.data(), nkeys, p);
+    const piece pc = piece_at<K>(s.off.data(), s.poff.data(), nkeys, p);
     ASSERT_LT(pc.bucket, nkeys) << "piece " << p;
     EXPECT_GT(counts[pc.bucket], 0u) << "an empty bucket got piece " << p;
     EXPECT_EQ(pc.begin, next_entry) << "piece " << p;
@@ -110,8 +112,40 @@ TEST(gpu_msm_steps, pieces_cover_every_bucket_exactly_once_in_order) {
     EXPECT_GE(pc.begin, s.off[pc.bucket]);
     EXPECT_LE(pc.end, s.off[pc.bucket + 1]);
     next_entry = pc.end;
+    shortest[pc.bucket] = std::min(shortest[pc.bucket], pc.end - pc.begin);
+    longest[pc.bucket] = std::max(longest[pc.bucket], pc.end - pc.begin);
   }
   EXPECT_EQ(next_entry, s.off[nkeys]) << "the pieces must reach the last entry";
+  if constexpr (K == kernel_set::tuned) {
+    for (uint32_t k = 0; k < nkeys; ++k) {
+      if (counts[k] == 0) continue;
+      EXPECT_LE(longest[k] - shortest[k], 1u) << "bucket " << k << " of " << counts[k];
+    }
+  }
+}
+
+TEST(gpu_msm_steps, pieces_cover_every_bucket_exactly_once_in_order) {
+  const std::vector<uint32_t> counts = {0,  1, 0, 0, piece_len - 1, piece_len, piece_len + 1, 2,
+                                        0,  100000, 3 * piece_len, 0, piece_len * piece_len + 5, 1, 0};
+  check_pieces<kernel_set::first_run>(counts);
+  check_pieces<kernel_set::tuned>(counts);
+  std::mt19937_64 rng(std::random_device{}());
+  std::vector<uint32_t> random_counts(300);
+  for (auto& c : random_counts) c = rng() % 4 == 0 ? 0 : static_cast<uint32_t>(rng() % 5000);
+  check_pieces<kernel_set::tuned>(random_counts);
+}
+
+TEST(gpu_msm_steps, tuned_pieces_are_equal_where_first_run_leaves_a_short_tail) {
+  const std::vector<uint32_t> counts = {piece_len + 1};
+  const split s = split_of(counts);
+  const piece a = piece_at<kernel_set::first_run>(s.off.data(), s.poff.data(), 1, 0);
+  const piece b = piece_at<kernel_set::first_run>(s.off.data(), s.poff.data(), 1, 1);
+  EXPECT_EQ(a.end - a.begin, piece_len);
+  EXPECT_EQ(b.end - b.begin, 1u);
+  const piece c = piece_at<kernel_set::tuned>(s.off.data(), s.poff.data(), 1, 0);
+  const piece d = piece_at<kernel_set::tuned>(s.off.data(), s.poff.data(), 1, 1);
+  EXPECT_EQ(c.end - c.begin, piece_len / 2);
+  EXPECT_EQ(d.end - d.begin, piece_len / 2 + 1);
 }
 
 TEST(gpu_msm_steps, bounds_are_the_standard_ones) {
@@ -285,7 +319,7 @@ emulation emulate(std::span<const g1_affine> points, std::span<const scalar_t> s
       if (level > 0 && pieces == entries) break;
       next_sums.assign(pieces, X::identity());
       for (uint32_t p = 0; p < pieces; ++p) {
-        const piece pc = piece_at(off.data(), next_off.data(), nkeys, p);
+        const piece pc = piece_at<K>(off.data(), next_off.data(), nkeys, p);
         next_sums[p] = level == 0 ? sum_points<K>(points.data(), sorted_values.data(), pc) : sum_partials(sums.data(), pc);
       }
       std::swap(off, next_off);
