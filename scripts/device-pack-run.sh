@@ -4,9 +4,12 @@
 # after another failed, each under its own timeout, all of them within ABTEST_PACK_BUDGET_S (under
 # 6 minutes); every log, the timing rows and summary.json land in $OUT; failures are listed at the end.
 #
-# Usage: [OUT=DIR] ./run.sh [--dry-run] [--stages a,b,...]
+# Usage: [OUT=DIR] ./run.sh [--dry-run] [--stages a,b,... | --msm]
 #   --dry-run      list the stages (name, timeout, what they check) and exit 0
 #   --stages LIST  run only these stages
+#   --msm          the GPU MSM's check (issue #28), under 5 minutes: the device, the field self-test,
+#                  GPU MSM = CPU MSM up to 2^20, then the timings with the MSM's phases before
+#                  (first_run kernels) and after (tuned) side by side
 # The last stage runs the abtest bundle (bundle/run: B1, D4, B1+D4 vs base, the proof on cuda in
 # interleaved rounds) within the time left; its verdicts close the summary, and its results
 # ($OUT/abtest/results.db) go back with `abtest import $OUT/abtest` where abtest is.
@@ -98,7 +101,8 @@ while (($#)); do
   case "$1" in
     --dry-run) dry_run=1; shift ;;
     --stages) only=",${2:?--stages needs a list},"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --msm) only=",device,field_equal,msm_equal,bench,bench_first_run,"; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "error: unknown argument $1 — see ./run.sh --help" >&2; exit 2 ;;
   esac
 done

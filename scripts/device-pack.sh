@@ -24,7 +24,8 @@
 # bin/porep-bench is a link to the bundle's base program, and the bundle's libraries equal to lib/'s
 # are links there (copy with tar or cp -r, which keep links; ~8 MB less).
 # Then: copy the folder to the device and run `OUT=out ./run.sh` there (under 6 minutes on an H200);
-# its summary prints the bundle's verdicts, and back here `./abtest import out/abtest` stores them.
+# its summary prints the MSM's phases before/after and the bundle's verdicts, and back here
+# `./abtest import out/abtest` stores them. `./run.sh --msm` is the GPU MSM's check alone (< 5 min).
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 cd "$root"
@@ -34,7 +35,7 @@ while (($#)); do
   case "$1" in
     --build-dir) build="${2:?--build-dir needs a folder}"; shift 2 ;;
     --no-bundle) bundle=0; shift ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     -*) echo "error: unknown option $1 — see scripts/device-pack.sh --help" >&2; exit 1 ;;
     *) out="$1"; shift ;;
   esac
