@@ -100,13 +100,15 @@ __device__ X block_tree_sum(X* shared, X value) {
   return shared[0];
 }
 
-// tuned: block b = w·nblk + j, reduce_block threads: each thread one segment's sum, then the
-// block's tree → block_sums[b].
+// tuned: block b = w·nblk + j, reduce_block threads: each thread one segment's sum (segment_sum's
+// two steps, its weighted sum in the thread's shared slot), then the block's tree → block_sums[b].
 template <class X>
 __global__ void __launch_bounds__(reduce_block)
     segment_block_sums(const X* buckets, layout l, reduction_plan r, X* block_sums) {
   __shared__ X shared[reduce_block];
-  const X sum = block_tree_sum(shared, msm_steps::segment_sum(buckets, l, r, msm_steps::segment_of(r, blockIdx.x, threadIdx.x)));
+  const uint32_t t = msm_steps::segment_of(r, blockIdx.x, threadIdx.x);
+  const X total = msm_steps::segment_running_sums(buckets, l, r, t, shared[threadIdx.x]);
+  const X sum = block_tree_sum(shared, msm_steps::segment_value(shared[threadIdx.x], total, msm_steps::segment_lo(r, t)));
   if (threadIdx.x == 0) block_sums[blockIdx.x] = sum;
 }
 

@@ -251,19 +251,35 @@ inline reduction_plan plan_reduction(const layout& l) {
 }
 
 // Thread t = w·nseg + s: over buckets [lo, hi) = [s·seg, min(nbuckets, lo + seg)) of window w the
-// running-sum trick gives Σ (b−lo+1)·bucket_b and Σ bucket_b, and
-// Σ (b+1)·bucket_b = Σ (b−lo+1)·bucket_b + lo·Σ bucket_b. Segments past the end are the identity.
+// running-sum trick gives weighted = Σ (b−lo+1)·bucket_b (written to `weighted`) and returns
+// total = Σ bucket_b. Segments past the end give the identity twice. The tuned kernel keeps
+// `weighted` in its shared-memory slot: with three points live in registers (it, the running sum and
+// the next bucket) ptxas spilled at 255 registers; with two it needs 244 and spills nothing.
 template <class X>
-ZK_HD X segment_sum(const X* buckets, const layout& l, const reduction_plan& r, uint32_t t) {
+ZK_HD X segment_running_sums(const X* buckets, const layout& l, const reduction_plan& r, uint32_t t, X& weighted) {
   const uint32_t w = t / r.nseg, s = t % r.nseg;
   const uint32_t lo = s * r.seg, hi = l.nbuckets < lo + r.seg ? l.nbuckets : lo + r.seg;
   const X* b = buckets + size_t{w} * l.nbuckets;
-  X running = X::identity(), acc = X::identity();
+  X running = X::identity();
+  weighted = X::identity();
   for (uint32_t j = hi; j-- > lo;) {
     running += b[j];
-    acc += running;
+    weighted = weighted + running;
   }
-  return lo == 0 || lo >= hi ? acc : acc + mul_small(running, lo);
+  return running;
+}
+// The first bucket of thread t's segment.
+ZK_HD inline uint32_t segment_lo(const reduction_plan& r, uint32_t t) { return (t % r.nseg) * r.seg; }
+// Σ (b+1)·bucket_b over the segment = weighted + lo·total.
+template <class X>
+ZK_HD X segment_value(const X& weighted, const X& total, uint32_t lo) {
+  return lo == 0 || total.is_identity() ? weighted : weighted + mul_small(total, lo);
+}
+template <class X>
+ZK_HD X segment_sum(const X* buckets, const layout& l, const reduction_plan& r, uint32_t t) {
+  X weighted = X::identity();
+  const X total = segment_running_sums(buckets, l, r, t, weighted);
+  return segment_value(weighted, total, segment_lo(r, t));
 }
 
 // first_run: window w's sum, its segments added one after another by one thread.
