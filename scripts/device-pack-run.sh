@@ -37,8 +37,9 @@ stages=(
   "prover_equal|25|cuda proofs = cpu proofs on test circuits, every A4 / D4 mode|bin/groth16_gpu_prover_test --gtest_output=json:\$OUT/prover_equal.json && no_skips"
   "memcheck|25|compute-sanitizer memcheck: NTT and MSM, 2^0…2^5, zero / one scalars|sanitize memcheck"
   "racecheck|25|compute-sanitizer racecheck (shared-memory hazards): the same cases|sanitize racecheck"
-  "bench|60|timings: field mul/sqr, MSM 2^16…2^24 with its phases, NTT 2^16…2^26, kernel apart from transfers, B1 off/on, windows, each with its check|bin/gpu-bench --reps 3 --budget-s 50 --jsonl \$OUT/bench.jsonl --phases-tsv \$OUT/phases.tsv"
-  "bench_first_run|45|the MSM's phases with the first device run's kernels (ABTEST_GPU_MSM_KERNELS=first_run), 2^16, 2^20, 2^24: the before column|bin/gpu-bench-first-run --msm 16,20,24 --reps 2 --phases-only --no-field --budget-s 30 --jsonl \$OUT/bench_first_run.jsonl --phases-tsv \$OUT/phases.tsv"
+  "msm_phases|45|the field's mul/sqr throughput and latency (12×32 and 6×64), the MSM's phases at 2^16, 2^20, 2^24 (tuned kernels): the after column|bin/gpu-bench --msm 16,20,24 --reps 2 --phases-only --budget-s 30 --jsonl \$OUT/msm_phases.jsonl --phases-tsv \$OUT/phases.tsv"
+  "msm_phases_first_run|45|the same phases with the first device run's kernels (ABTEST_GPU_MSM_KERNELS=first_run): the before column|bin/gpu-bench-first-run --msm 16,20,24 --reps 2 --phases-only --no-field --budget-s 30 --jsonl \$OUT/msm_phases_first_run.jsonl --phases-tsv \$OUT/phases.tsv"
+  "bench|60|timings: MSM 2^16…2^24, NTT 2^16…2^26, kernel apart from transfers, B1 off/on, windows, each with its check|bin/gpu-bench --reps 3 --budget-s 50 --jsonl \$OUT/bench.jsonl"
   "proof_cpu|45|a \$PRESET proof on the CPU verifies|proof cpu default default"
   "proof_cuda_b1off_d4off|10|a \$PRESET proof on cuda (B1 off, D4 off) verifies, = the CPU proof|proof cuda off shared"
   "proof_cuda_b1on_d4off|10|the same with B1 on|proof cuda on shared"
@@ -101,7 +102,7 @@ while (($#)); do
   case "$1" in
     --dry-run) dry_run=1; shift ;;
     --stages) only=",${2:?--stages needs a list},"; shift 2 ;;
-    --msm) only=",device,field_equal,msm_equal,bench,bench_first_run,"; shift ;;
+    --msm) only=",device,field_equal,msm_equal,msm_phases,msm_phases_first_run,"; shift ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "error: unknown argument $1 — see ./run.sh --help" >&2; exit 2 ;;
   esac
@@ -225,7 +226,7 @@ esc() { local s="${1//\\/\\\\}"; s="${s//\"/\\\"}"; printf '%s' "$s"; }
 echo
 echo "MSM phases, kernel seconds (first_run = the first device run's kernels, tuned = this build's; ratio = first_run / tuned):"
 cat "$OUT/msm_phases.txt"
-grep -h '"kind": *"field"' "$OUT/bench.jsonl" 2>/dev/null | sed 's/^/field: /'
+grep -h '"kind": *"field"' "$OUT/msm_phases.jsonl" 2>/dev/null | sed 's/^/field: /'
 echo
 cat "$OUT/proof_phases.txt"
 if [[ -s "$OUT/abtest_verdicts.txt" ]]; then
