@@ -67,11 +67,15 @@ configure_pack() {
     -DCMAKE_CUDA_ARCHITECTURES="${ABTEST_PACK_CUDA_ARCHITECTURES:-90}" -DABTEST_GPU_PTXAS_VERBOSE=ON "$@" \
     >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log" >&2; fail "configure of $dir failed — see above"; }
 }
-# build_pack DIR TARGET...: builds, keeping ptxas's lines (when anything compiled) in DIR/ptxas.txt:
-# per kernel, demangled, its registers, stack frame and spills.
+# build_pack DIR TARGET...: builds, keeping ptxas's lines in DIR/ptxas.txt: per kernel, demangled,
+# its registers, stack frame and spills. Where ptxas is asked, the kernel objects are compiled every
+# time (ccache replays an unchanged one's output in a second), so the file lists every kernel.
 build_pack() {
   local dir="$1"
   shift
+  if grep -q '^ABTEST_GPU_PTXAS_VERBOSE:BOOL=ON' "$dir/CMakeCache.txt"; then
+    find "$dir/gpu/CMakeFiles/zk_gpu.dir" -name '*.cu.o' -delete 2>/dev/null || true
+  fi
   cmake --build "$dir" -j "$jobs" --target "$@" 2>&1 | tee "$dir.build.log" || fail "the build in $dir failed — see the compiler output above"
   grep -q 'ptxas info' "$dir.build.log" || return 0
   local filt=cat
