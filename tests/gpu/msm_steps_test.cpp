@@ -65,6 +65,37 @@ TEST(gpu_msm_steps, recoding_matches_the_cpu_recoding_for_every_window) {
   }
 }
 
+// The entries alone give the scalar back, independently of the CPU recoding: for the keys and
+// values recode_scalar wrote, Σ ±(key mod nbuckets + 1)·2^(c·w) = k in Fr (every scalar < r), each
+// magnitude ≤ 2^(c−1), windows in increasing order, and the value's index the scalar's.
+TEST(gpu_msm_steps, entries_sum_back_to_the_scalar) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<scalar_t> k = tricky_scalars(seed);
+  for (unsigned c = 1; c <= 20; ++c) {
+    SCOPED_TRACE("wbits " + std::to_string(c));
+    const layout l = make_layout(c);
+    const fr radix = fr::from_u64(2).pow(c);
+    for (uint32_t i = 0; i < k.size(); ++i) {
+      std::vector<uint32_t> keys(l.nwins), values(l.nwins);
+      const uint32_t count = digit_count(k[i].data(), l);
+      recode_scalar(k[i].data(), i, l, keys.data(), values.data());
+      fr sum = fr::zero();
+      unsigned next_w = 0;
+      for (uint32_t e = 0; e < count; ++e) {
+        const uint32_t w = keys[e] / l.nbuckets, mag = keys[e] % l.nbuckets + 1;
+        ASSERT_GE(w, next_w) << "scalar " << i << ": windows in order, one entry each";
+        next_w = w + 1;
+        EXPECT_LE(mag, l.nbuckets);
+        EXPECT_EQ(values[e] >> 1, i);
+        const fr d = radix.pow(w) * fr::from_u64(mag);
+        sum += (values[e] & 1) ? -d : d;
+      }
+      EXPECT_EQ(sum, fr::from_canonical(k[i].data())) << "scalar " << i;
+    }
+  }
+}
+
 TEST(gpu_msm_steps, zero_makes_no_entry_and_one_a_single_entry) {
   for (unsigned c = 1; c <= 20; ++c) {
     const layout l = make_layout(c);
