@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -119,6 +120,26 @@ struct ntt_report {
 status ntt(fr* data, unsigned lg_domain_size, ntt_direction direction, ntt_domain domain,
            const ntt_config& config = {}, ntt_report* report = nullptr);
 
+// ---- The device's field (gpu/ff/mont32.hpp) --------------------------------------------------------
+
+// field_self_test: n random Fp pairs plus edge values (0, 1, p − 1, R mod p, …) on the device: the
+// PTX product against the portable one there, and the products, squares, sums and differences of
+// both against the host's 64-bit path. mismatches = 0 is a pass; `first` describes the first one.
+struct field_check_report {
+  size_t inputs = 0, mismatches = 0;
+  std::string first;
+};
+status field_self_test(size_t n, uint64_t seed, field_check_report* report);
+
+// field_bench: multiplications and squarings per second over the whole device (independent chains
+// in every thread) and the latency of one (a single dependent chain), for the 12×32 field (mont32)
+// and the 6×64 one (mont64) the first device run's kernels used.
+struct field_bench_row {
+  std::string field, op;  // "mont32" | "mont64", "mul" | "sqr"
+  double ops_per_s = 0, latency_ns = 0;
+};
+status field_bench(std::vector<field_bench_row>* rows);
+
 // ---- MSM over G1 ----------------------------------------------------------------------------------
 
 struct msm_config {
@@ -128,8 +149,19 @@ struct msm_config {
   bool host_register = default_host_register();  // B1: pin points and scalars while they are copied
 };
 
+// One span of the MSM's kernel stream, timed with CUDA events (gpu/msm/pippenger.cu): "count"
+// (digit counting and its scan, less the waits for scalar copies), "recode", "sort" (radix sort and
+// bucket starts), "level0", "level1", … (each level's piece count, scan and sums), "last_count" (the
+// count that finds every bucket done), "gather", "segments" and "windows" (the bucket reduction).
+struct msm_phase {
+  std::string name;
+  double kernel_s = 0;
+};
+
 struct msm_report {
   unsigned wbits = 0, nwins = 0;  // the window that ran and its number of windows
+  std::string kernels;            // the kernel set this build runs: "tuned" or "first_run" (ABTEST_GPU_MSM_KERNELS)
+  std::vector<msm_phase> phases;  // in launch order; "count" alone when every scalar is zero
   bool host_register = false;       // what ran: false when B1 was asked for but registration failed
   std::string host_register_error;  // non-empty: why cudaHostRegister failed (the copies ran pageable)
   size_t nentries = 0;              // nonzero signed digits: the entries sorted into buckets

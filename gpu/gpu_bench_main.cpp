@@ -4,6 +4,14 @@
 //   gpu-bench --jsonl rows.jsonl --budget-s 90  # also one JSON row per case as it completes
 //   gpu-bench --json --msm 16,20 --ntt 16,20 --reps 3
 //   gpu-bench --wbits-sweep 20                  # MSM 2^20 at every window, to fit gpu/msm/window.cpp's model
+//   gpu-bench --msm 16,20,24 --phases-only --phases-tsv phases.tsv   # the MSM's phases alone
+//
+// Besides the cases: the device field's self-test and its multiply / square throughput and latency
+// (kind "field"; --no-field leaves them out), and per MSM of the per-MSM window with B1 off one
+// "msm_phase" row per phase (count, recode, sort, level0 …, gather, segments, windows; msm_report
+// names them) and one "total". --phases-tsv appends those as `kernels kind lg_n phase kernel_s`
+// lines, the build's kernel set first (tuned, or first_run for ABTEST_GPU_MSM_KERNELS=first_run),
+// so that two builds' files join into a before/after table (the device pack's run.sh does).
 //
 // Every case runs even when another fails; a failure is a row with "error". Checks: the MSMs of one
 // size give one result across windows, B1 on/off and reps; the coset NTT gives one output with B1
@@ -40,6 +48,7 @@ void check(const zk::gpu::status& st) {
 struct sample {
   double total_s = 0;
   zk::gpu::timings time;
+  std::vector<zk::gpu::msm_phase> phases;
   bool host_register = false;
   std::string host_register_error;
 };
@@ -76,10 +85,21 @@ class table {
     std::string what = r.value("kind", "") + " 2^" + std::to_string(r.value("lg_n", 0u));
     if (r.contains("wbits")) what += " w" + std::to_string(r["wbits"].get<unsigned>());
     if (r.contains("b1")) what += r["b1"].get<bool>() ? " B1 on" : " B1 off";
+    if (r.contains("phase")) what += " " + r["phase"].get<std::string>();
+    if (r.contains("field")) what = "field " + r["field"].get<std::string>() + " " + r.value("op", "");
     if (r.contains("skipped")) {
       std::printf("%-30s skipped: %s\n", what.c_str(), r["skipped"].get<std::string>().c_str());
     } else if (r.contains("error")) {
       std::printf("%-30s ERROR: %s\n", what.c_str(), r["error"].get<std::string>().c_str());
+    } else if (r.value("kind", "") == "msm_phase") {
+      std::printf("%-30s kernel %10.6f s  (%s)\n", what.c_str(), r["kernel_s"].get<double>(),
+                  r["kernels"].get<std::string>().c_str());
+    } else if (r.contains("ops_per_s")) {
+      std::printf("%-30s %8.3f G/s over the device  latency %8.1f ns\n", what.c_str(), r["ops_per_s"].get<double>() / 1e9,
+                  r["latency_ns"].get<double>());
+    } else if (r.contains("inputs")) {
+      std::printf("%-30s %zu inputs, %zu mismatches  %s\n", what.c_str(), r["inputs"].get<size_t>(),
+                  r["mismatches"].get<size_t>(), r.value("check", "").c_str());
     } else {
       std::printf("%-30s total %8.4f s  register %7.4f s  transfer %7.4f s  kernel %8.4f s  %s%s\n", what.c_str(),
                   r["total_s"].get<double>(), r["host_register_s"].get<double>(), r["transfer_s"].get<double>(),
@@ -143,8 +163,8 @@ int main(int argc, char** argv) {
   CLI::App app{"gpu-bench: GPU MSM and NTT timings, each with a result check"};
   std::vector<unsigned> msm_lgs{16, 18, 20, 22, 24}, ntt_lgs{16, 18, 20, 22, 24, 26};
   unsigned reps = 3, sweep_lg = 0;
-  bool json = false;
-  std::string jsonl;
+  bool json = false, phases_only = false, no_field = false;
+  std::string jsonl, phases_tsv;
   double budget_s = 0;
   uint64_t seed = std::random_device{}();
   app.add_option("--msm", msm_lgs, "log2 sizes of the MSMs (empty: none)")->delimiter(',');
@@ -154,6 +174,9 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "input seed (default: random, printed)");
   app.add_flag("--json", json, "one JSON document on stdout at the end instead of the table");
   app.add_option("--jsonl", jsonl, "append one JSON row per case to this file as each completes");
+  app.add_flag("--phases-only", phases_only, "per MSM size only the case whose phases are reported (no B1 on, other windows, witness), and no NTT");
+  app.add_option("--phases-tsv", phases_tsv, "append the MSMs' phase times to this file (kernels kind lg_n phase kernel_s)");
+  app.add_flag("--no-field", no_field, "leave out the field self-test and microbenchmark");
   app.add_option("--budget-s", budget_s, "start no case after this many seconds (0 = no limit); the rest are 'skipped' rows");
   try {
     app.parse(argc, argv);
@@ -170,6 +193,26 @@ int main(int argc, char** argv) {
     table t(json, jsonl);
     runner cases(t, budget_s);
     if (!json) std::printf("device: %s   seed: %llu   reps: %u\n", dev.message.c_str(), static_cast<unsigned long long>(seed), reps);
+    std::optional<std::ofstream> tsv;
+    if (!phases_tsv.empty()) {
+      tsv.emplace(phases_tsv, std::ios::app);
+      if (!*tsv) throw std::runtime_error("cannot open " + phases_tsv + " for appending");
+    }
+
+    if (!no_field) {
+      cases.run({{"kind", "field"}, {"field", "mont32"}, {"op", "self-test"}}, [&](nlohmann::json& r) {
+        zk::gpu::field_check_report fc;
+        check(zk::gpu::field_self_test(1 << 16, seed, &fc));
+        r["inputs"] = fc.inputs;
+        r["mismatches"] = fc.mismatches;
+        r["check"] = fc.mismatches == 0 ? "agree" : "DIFFERS: " + fc.first;
+      });
+      std::vector<zk::gpu::field_bench_row> field_rows;
+      const zk::gpu::status fb = zk::gpu::field_bench(&field_rows);
+      if (!fb.ok()) t.emit({{"kind", "field"}, {"error", std::string(zk::gpu::to_string(fb.code)) + ": " + fb.message}});
+      for (const auto& f : field_rows)
+        t.emit({{"kind", "field"}, {"field", f.field}, {"op", f.op}, {"ops_per_s", f.ops_per_s}, {"latency_ns", f.latency_ns}});
+    }
 
     const unsigned max_msm = std::max(msm_lgs.empty() ? 0u : *std::max_element(msm_lgs.begin(), msm_lgs.end()), sweep_lg);
     std::vector<zk::g1_affine> points;
@@ -187,8 +230,12 @@ int main(int argc, char** argv) {
       }
     }
     // One MSM configuration: times it, records what ran, and checks its result against the size's first.
+    // The phases of the last case run (the median sample's), with its total.
+    std::vector<zk::gpu::msm_phase> phases;
+    std::string kernels;
     auto msm_case = [&](const char* kind, unsigned lg, const std::vector<zk::scalar_t>& k, zk::gpu::msm_config cfg,
                         std::optional<zk::g1_jacobian>& reference) {
+      phases.clear();
       const size_t n = size_t{1} << lg;
       nlohmann::json row = {{"kind", kind}, {"lg_n", lg}, {"b1", cfg.host_register}};
       if (cfg.wbits != 0) row["wbits"] = cfg.wbits;
@@ -200,11 +247,15 @@ int main(int argc, char** argv) {
           check(zk::gpu::msm_g1(std::span(points).first(n), std::span(k).first(n), cfg, &acc, &rep));
           smp.total_s = seconds_since(t0);
           smp.time = rep.time;
+          smp.phases = rep.phases;
           smp.host_register = rep.host_register;
           smp.host_register_error = rep.host_register_error;
           return acc;
         });
         r.update(timing_fields(s));
+        r["kernels"] = kernels = rep.kernels;
+        phases = s.phases;
+        phases.push_back({"total", s.time.kernel_s});
         r["wbits"] = rep.wbits;
         r["nwins"] = rep.nwins;
         r["entries"] = rep.nentries;
@@ -217,6 +268,11 @@ int main(int argc, char** argv) {
       const unsigned auto_c = zk::gpu::msm_window_bits(size_t{1} << lg);
       std::optional<zk::g1_jacobian> reference, witness_reference;
       msm_case("msm", lg, scalars, {.wbits = 0, .window = zk::msm_window_policy::per_msm, .host_register = false}, reference);
+      for (const zk::gpu::msm_phase& ph : phases) {
+        t.emit({{"kind", "msm_phase"}, {"lg_n", lg}, {"phase", ph.name}, {"kernel_s", ph.kernel_s}, {"kernels", kernels}});
+        if (tsv) *tsv << kernels << "\tmsm\t" << lg << "\t" << ph.name << "\t" << ph.kernel_s << std::endl;
+      }
+      if (phases_only) continue;
       msm_case("msm", lg, scalars, {.wbits = 0, .window = zk::msm_window_policy::per_msm, .host_register = true}, reference);
       for (unsigned c : std::set<unsigned>{std::max(1u, auto_c - 1), std::min(20u, auto_c + 1)})
         msm_case("msm", lg, scalars, {.wbits = c, .host_register = false}, reference);
@@ -229,6 +285,7 @@ int main(int argc, char** argv) {
       for (unsigned c = 8; c <= 18; ++c) msm_case("msm_sweep", sweep_lg, scalars, {.wbits = c, .host_register = false}, reference);
     }
 
+    if (phases_only) ntt_lgs.clear();
     for (unsigned lg : ntt_lgs) {
       const size_t n = size_t{1} << lg;
       std::vector<zk::fr> input, work, forward_out;

@@ -28,6 +28,9 @@ host_pins::~host_pins() = default;
 void host_pins::add(const void*, size_t) {}
 double host_pins::release() { return 0; }
 
+status field_self_test(size_t, uint64_t, field_check_report*) { return disabled(); }
+status field_bench(std::vector<field_bench_row>*) { return disabled(); }
+
 status msm_g1(std::span<const g1_affine>, std::span<const scalar_t>, const msm_config&, g1_jacobian*, msm_report*) {
   return disabled();
 }

@@ -4,9 +4,12 @@
 # after another failed, each under its own timeout, all of them within ABTEST_PACK_BUDGET_S (under
 # 6 minutes); every log, the timing rows and summary.json land in $OUT; failures are listed at the end.
 #
-# Usage: [OUT=DIR] ./run.sh [--dry-run] [--stages a,b,...]
+# Usage: [OUT=DIR] ./run.sh [--dry-run] [--stages a,b,... | --msm]
 #   --dry-run      list the stages (name, timeout, what they check) and exit 0
 #   --stages LIST  run only these stages
+#   --msm          the GPU MSM's check (issue #28), under 5 minutes: the device, the field self-test,
+#                  GPU MSM = CPU MSM up to 2^20, then the timings with the MSM's phases before
+#                  (first_run kernels) and after (tuned) side by side
 # The last stage runs the abtest bundle (bundle/run: B1, D4, B1+D4 vs base, the proof on cuda in
 # interleaved rounds) within the time left; its verdicts close the summary, and its results
 # ($OUT/abtest/results.db) go back with `abtest import $OUT/abtest` where abtest is.
@@ -29,11 +32,14 @@ stages=(
   "device|10|the GPU, driver, glibc, and that the programs load|nvidia-smi --query-gpu=name,compute_cap,memory.total,driver_version,clocks.max.sm --format=csv; rc=\$?; getconf GNU_LIBC_VERSION; grep needs: PACK.txt; bin/gpu-bench --msm 4 --ntt 4 --reps 1 || rc=1; exit \$rc"
   "gpu_api|15|the API on a device, kernel architectures|bin/gpu_api_test --gtest_output=json:\$OUT/gpu_api.json"
   "ntt_equal|25|GPU NTT = CPU NTT: forward, inverse, coset, 2^1…2^20|ABTEST_GPU_TEST_MAX_LG=20 bin/gpu_ntt_test --gtest_output=json:\$OUT/ntt_equal.json && no_skips"
+  "field_equal|15|the device's 12×32 Fp: PTX = portable on the device = the host's 6×64 path|bin/gpu_field_test --gtest_output=json:\$OUT/field_equal.json && no_skips"
   "msm_equal|50|GPU MSM = CPU MSM: 2^0…2^20, several windows, zero / one / r−1 scalars, points at infinity|ABTEST_GPU_TEST_MAX_LG=20 bin/gpu_msm_test --gtest_output=json:\$OUT/msm_equal.json && no_skips"
   "prover_equal|25|cuda proofs = cpu proofs on test circuits, every A4 / D4 mode|bin/groth16_gpu_prover_test --gtest_output=json:\$OUT/prover_equal.json && no_skips"
   "memcheck|25|compute-sanitizer memcheck: NTT and MSM, 2^0…2^5, zero / one scalars|sanitize memcheck"
   "racecheck|25|compute-sanitizer racecheck (shared-memory hazards): the same cases|sanitize racecheck"
-  "bench|60|timings: MSM 2^16…2^24, NTT 2^16…2^26, kernel apart from transfers, B1 off/on, windows, each with its check|bin/gpu-bench --reps 3 --budget-s 70 --jsonl \$OUT/bench.jsonl"
+  "msm_phases|45|the field's mul/sqr throughput and latency (12×32 and 6×64), the MSM's phases at 2^16, 2^20, 2^24 (tuned kernels): the after column|bin/gpu-bench --msm 16,20,24 --reps 2 --phases-only --budget-s 30 --jsonl \$OUT/msm_phases.jsonl --phases-tsv \$OUT/phases.tsv"
+  "msm_phases_first_run|45|the same phases with the first device run's kernels (ABTEST_GPU_MSM_KERNELS=first_run): the before column|bin/gpu-bench-first-run --msm 16,20,24 --reps 2 --phases-only --no-field --budget-s 30 --jsonl \$OUT/msm_phases_first_run.jsonl --phases-tsv \$OUT/phases.tsv"
+  "bench|60|timings: MSM 2^16…2^24, NTT 2^16…2^26, kernel apart from transfers, B1 off/on, windows, each with its check|bin/gpu-bench --reps 3 --budget-s 50 --jsonl \$OUT/bench.jsonl"
   "proof_cpu|45|a \$PRESET proof on the CPU verifies|proof cpu default default"
   "proof_cuda_b1off_d4off|10|a \$PRESET proof on cuda (B1 off, D4 off) verifies, = the CPU proof|proof cuda off shared"
   "proof_cuda_b1on_d4off|10|the same with B1 on|proof cuda on shared"
@@ -96,7 +102,8 @@ while (($#)); do
   case "$1" in
     --dry-run) dry_run=1; shift ;;
     --stages) only=",${2:?--stages needs a list},"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --msm) only=",device,field_equal,msm_equal,msm_phases,msm_phases_first_run,"; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "error: unknown argument $1 — see ./run.sh --help" >&2; exit 2 ;;
   esac
 done
@@ -120,7 +127,8 @@ if ((dry_run)); then
   done
   echo "stages: ${#stages[@]}, timeouts add up to ${total} s; budget ${budget_s} s; logs and summary.json in \$OUT ($OUT)"
   missing=0
-  for b in gpu-bench porep-bench gpu_api_test gpu_ntt_test gpu_msm_test groth16_gpu_prover_test; do
+  for b in gpu-bench gpu-bench-first-run porep-bench gpu_api_test gpu_field_test gpu_ntt_test gpu_msm_test \
+           groth16_gpu_prover_test; do
     [[ -x "$pack/bin/$b" ]] || { echo "missing: bin/$b" >&2; missing=1; }
   done
   [[ -x "$pack/bundle/run" ]] || echo "no bundle/run: the abtest stage will be skipped (a pack made with --no-bundle)" >&2
@@ -130,6 +138,7 @@ fi
 mkdir -p "$OUT" || { echo "error: cannot create OUT=$OUT" >&2; exit 2; }
 OUT="$(cd "$OUT" && pwd)"
 cp "$pack/PACK.txt" "$OUT/" 2>/dev/null  # which build these results are from
+cp "$pack"/ptxas*.txt "$OUT/" 2>/dev/null  # registers and spills per kernel, as ptxas reported them when packing
 export OUT SAN="$(find_sanitizer)" PRESET="$ABTEST_PACK_PRESET"
 export PARAMS="${ABTEST_PARAM_CACHE:-${TMPDIR:-/tmp}/abtest-device-pack-params}"
 cd "$pack"
@@ -167,6 +176,21 @@ for s in "${stages[@]}"; do
   [[ $status == failed || $status == timeout ]] && tail -5 "$log" | sed 's/^/   | /'
 done
 
+# The MSM's phases before (first_run kernels) and after (tuned), side by side, from phases.tsv
+# (lines: kernels kind lg_n phase kernel_s; the first row of a (kernels, size, phase) wins).
+{
+  printf '%-8s %-11s %12s %12s %8s\n' size phase first_run_s tuned_s ratio
+  awk -F'\t' '
+    $2 == "msm" { key = $3 "\t" $4; if (!((key, $1) in t)) { t[key, $1] = $5; if (!(key in seen)) { seen[key] = 1; order[n++] = key } } }
+    END {
+      for (i = 0; i < n; ++i) {
+        split(order[i], k, "\t"); b = t[order[i], "first_run"]; a = t[order[i], "tuned"]
+        printf "2^%-6s %-11s %12s %12s %8s\n", k[1], k[2], (b == "" ? "-" : sprintf("%.6f", b)),
+          (a == "" ? "-" : sprintf("%.6f", a)), (a != "" && b != "" && a > 0 ? sprintf("%.2fx", b / a) : "-")
+      }
+    }' "$OUT/phases.tsv" 2>/dev/null
+} >"$OUT/msm_phases.txt"
+
 # Phase times side by side, from the proofs' json.
 num() { grep -o "\"$2\":[-0-9.e+]*" "$1" 2>/dev/null | head -1 | cut -d: -f2; }
 {
@@ -195,10 +219,14 @@ esc() { local s="${1//\\/\\\\}"; s="${s//\"/\\\"}"; printf '%s' "$s"; }
   done
   printf '  ],\n  "failed": ['
   for i in "${!failed[@]}"; do printf '%s"%s"' "$([[ $i -gt 0 ]] && echo ', ')" "$(esc "${failed[$i]}")"; done
-  printf '],\n  "bench_rows": "%s",\n  "proof_phases": "%s",\n  "abtest_results": "%s"\n}\n' "$OUT/bench.jsonl" \
-    "$OUT/proof_phases.txt" "$OUT/abtest/results.db"
+  printf '],\n  "bench_rows": "%s",\n  "msm_phases": "%s",\n  "proof_phases": "%s",\n  "abtest_results": "%s"\n}\n' \
+    "$OUT/bench.jsonl" "$OUT/msm_phases.txt" "$OUT/proof_phases.txt" "$OUT/abtest/results.db"
 } >"$OUT/summary.json"
 
+echo
+echo "MSM phases, kernel seconds (first_run = the first device run's kernels, tuned = this build's; ratio = first_run / tuned):"
+cat "$OUT/msm_phases.txt"
+grep -h '"kind": *"field"' "$OUT/msm_phases.jsonl" 2>/dev/null | sed 's/^/field: /'
 echo
 cat "$OUT/proof_phases.txt"
 if [[ -s "$OUT/abtest_verdicts.txt" ]]; then

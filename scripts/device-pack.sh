@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Builds, on a machine without a GPU, everything the device run needs — the GPU tests, gpu-bench and
-# porep-bench with CUDA for sm_90 (Release), and the mission's abtest bundle (B1, D4 and B1+D4 against
+# porep-bench with CUDA for sm_90 (Release), a second gpu-bench with the MSM kernels the first device
+# run timed (ABTEST_GPU_MSM_KERNELS=first_run: the before column of the MSM's phase table), ptxas's
+# registers and spills per kernel of both, and the mission's abtest bundle (B1, D4 and B1+D4 against
 # base, the proof on cuda in interleaved rounds: `abtest run … --bundle`, design §3.2) — into one
 # folder under 64 MiB whose run.sh needs only the NVIDIA driver: nothing is compiled on the device.
 #
 # Usage: scripts/device-pack.sh [--build-dir DIR] [--no-bundle] [OUT_DIR]  (OUT_DIR: default build/device-pack)
 #   --build-dir DIR  take the programs from an existing CUDA build folder (build/ci: its objects, for
-#                    sm_80 and sm_90) instead of configuring build/device-pack-build (sm_90 only)
+#                    sm_80 and sm_90) instead of configuring build/device-pack-build (sm_90 only);
+#                    ptxas.txt then says ptxas was not asked (that folder's flags stay as they are)
 #   --no-bundle      leave the abtest bundle out (its four CUDA builds are most of the packing time)
 # Env:   ABTEST_PACK_CUDA_ARCHITECTURES (default 90), ABTEST_JOBS (default 2); the bundle's
 #        ABTEST_PACK_PRESET (default small), ABTEST_PACK_ROUNDS (default 8), ABTEST_PACK_SEED (default 23)
@@ -15,12 +18,14 @@
 # The folder: run.sh (scripts/device-pack-run.sh: `run.sh --dry-run` lists its stages), bin/ (the
 # programs, CUDA runtime linked statically), lib/ (every shared library they load besides the C
 # library and the CUDA driver — libstdc++, libgcc_s, libfmt; run.sh puts it on LD_LIBRARY_PATH),
-# PACK.txt (commit, flags, architectures, the glibc the programs need), bundle/ (the abtest bundle:
+# PACK.txt (commit, flags, architectures, the glibc the programs need), ptxas.txt and
+# ptxas_first_run.txt (per kernel: registers, stack frame, spill stores / loads), bundle/ (the abtest bundle:
 # its own runner, plan and programs, built with the manifest's build.bundle_args).
 # bin/porep-bench is a link to the bundle's base program, and the bundle's libraries equal to lib/'s
 # are links there (copy with tar or cp -r, which keep links; ~8 MB less).
 # Then: copy the folder to the device and run `OUT=out ./run.sh` there (under 6 minutes on an H200);
-# its summary prints the bundle's verdicts, and back here `./abtest import out/abtest` stores them.
+# its summary prints the MSM's phases before/after and the bundle's verdicts, and back here
+# `./abtest import out/abtest` stores them. `./run.sh --msm` is the GPU MSM's check alone (< 5 min).
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 cd "$root"
@@ -30,7 +35,7 @@ while (($#)); do
   case "$1" in
     --build-dir) build="${2:?--build-dir needs a folder}"; shift 2 ;;
     --no-bundle) bundle=0; shift ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     -*) echo "error: unknown option $1 — see scripts/device-pack.sh --help" >&2; exit 1 ;;
     *) out="$1"; shift ;;
   esac
@@ -42,27 +47,52 @@ start=$SECONDS
 fail() { echo "error: $1" >&2; exit 1; }
 
 # The programs of the pack: name → path inside a build folder.
-programs=(gpu/gpu-bench porep-bench tests/gpu/gpu_api_test tests/gpu/gpu_ntt_test tests/gpu/gpu_msm_test
-          tests/variants/groth16/groth16_gpu_prover_test)
+programs=(gpu/gpu-bench porep-bench tests/gpu/gpu_api_test tests/gpu/gpu_field_test tests/gpu/gpu_ntt_test
+          tests/gpu/gpu_msm_test tests/variants/groth16/groth16_gpu_prover_test)
 targets=()
 for p in "${programs[@]}"; do targets+=("$(basename "$p")"); done
 
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$root")}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
+nvcc="$(command -v nvcc || true)"
+[[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+# configure_pack DIR [cmake args]: the ci preset's compile flags, so that ccache serves every object
+# the ci build already made; only the kernels (one architecture) and the links are new. ptxas reports
+# each kernel's registers and spills into the build output (ABTEST_GPU_PTXAS_VERBOSE).
+configure_pack() {
+  local dir="$1"
+  shift
+  mkdir -p build  # the configure log goes beside the build folder, in build/ (absent in a fresh clone)
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
+    -DABTEST_WERROR=ON -DABTEST_CUDA=ON -DABTEST_BUILD_HARNESS=OFF -DCMAKE_CUDA_COMPILER="$nvcc" \
+    -DCMAKE_CUDA_ARCHITECTURES="${ABTEST_PACK_CUDA_ARCHITECTURES:-90}" -DABTEST_GPU_PTXAS_VERBOSE=ON "$@" \
+    >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log" >&2; fail "configure of $dir failed — see above"; }
+}
+# build_pack DIR TARGET...: builds, keeping ptxas's lines in DIR/ptxas.txt: per kernel, demangled,
+# its registers, stack frame and spills. Where ptxas is asked, the kernel objects are compiled every
+# time (ccache replays an unchanged one's output in a second), so the file lists every kernel.
+build_pack() {
+  local dir="$1"
+  shift
+  if grep -q '^ABTEST_GPU_PTXAS_VERBOSE:BOOL=ON' "$dir/CMakeCache.txt"; then
+    find "$dir/gpu/CMakeFiles/zk_gpu.dir" -name '*.cu.o' -delete 2>/dev/null || true
+  fi
+  cmake --build "$dir" -j "$jobs" --target "$@" 2>&1 | tee "$dir.build.log" || fail "the build in $dir failed — see the compiler output above"
+  grep -q 'ptxas info' "$dir.build.log" || return 0
+  local filt=cat
+  command -v c++filt >/dev/null && filt=c++filt
+  awk '/Compiling entry function/ { split($0, q, "\047"); name = q[2]; arch = q[4] }
+       /bytes stack frame/ { stack = $1; spill_st = $5; spill_ld = $9 }
+       /Used [0-9]+ registers/ && name != "" { for (i = 1; i < NF; ++i) if ($i == "Used") regs = $(i + 1)
+         printf "%s\t%s\tregisters %s\tstack %s\tspill stores %s\tspill loads %s\n", arch, name, regs, stack, spill_st, spill_ld; name = "" }' \
+    "$dir.build.log" | $filt | sort -u >"$dir/ptxas.txt"
+}
 if [[ -z "$build" ]]; then
-  nvcc="$(command -v nvcc || true)"
-  [[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
   if [[ -z "$nvcc" ]]; then
     echo "device-pack: no CUDA compiler (nvcc) here — install the CUDA toolkit, or pass --build-dir of a CUDA build" >&2
     exit 77
   fi
   build=build/device-pack-build
-  mkdir -p build  # the configure log goes beside the build folder, in build/ (absent in a fresh clone)
-  # The ci preset's compile flags, so that ccache serves every object the ci build already made;
-  # only the kernels (one architecture) and the links are new.
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
-    -DABTEST_WERROR=ON -DABTEST_CUDA=ON -DABTEST_BUILD_HARNESS=OFF -DCMAKE_CUDA_COMPILER="$nvcc" \
-    -DCMAKE_CUDA_ARCHITECTURES="${ABTEST_PACK_CUDA_ARCHITECTURES:-90}" >"$build.configure.log" 2>&1 \
-    || { cat "$build.configure.log" >&2; fail "configure of $build failed — see above"; }
+  configure_pack "$build"
 else
   [[ -f "$build/CMakeCache.txt" ]] || fail "$build is not a configured build folder — run cmake --preset ci first"
   if ! grep -q '^CMAKE_CUDA_COMPILER:[A-Z]*=.*nvcc' "$build/CMakeCache.txt"; then
@@ -71,13 +101,24 @@ else
   fi
 fi
 echo "device-pack: building ${targets[*]} in $build" >&2
-cmake --build "$build" -j "$jobs" --target "${targets[@]}" || fail "the build in $build failed — see the compiler output above"
+build_pack "$build" "${targets[@]}"
+# The before column: gpu-bench with the first device run's MSM kernels, in a folder of its own.
+first_run=build/device-pack-first-run
+[[ -n "$nvcc" ]] || fail "no nvcc for the first_run gpu-bench — put nvcc on PATH"
+echo "device-pack: building gpu-bench with ABTEST_GPU_MSM_KERNELS=first_run in $first_run" >&2
+configure_pack "$first_run" -DABTEST_GPU_MSM_KERNELS=first_run
+build_pack "$first_run" gpu-bench
 
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 for p in "${programs[@]}"; do
   [[ -x "$build/$p" ]] || fail "$build/$p was not built"
   cp "$build/$p" "$out/bin/"
+done
+cp "$first_run/gpu/gpu-bench" "$out/bin/gpu-bench-first-run"
+for f in "$build:ptxas.txt" "$first_run:ptxas_first_run.txt"; do
+  if [[ -s "${f%%:*}/ptxas.txt" ]]; then cp "${f%%:*}/ptxas.txt" "$out/${f#*:}"
+  else echo "ptxas was not asked for its resource usage in ${f%%:*} (configure with -DABTEST_GPU_PTXAS_VERBOSE=ON)" >"$out/${f#*:}"; fi
 done
 cp scripts/device-pack-run.sh "$out/run.sh"
 chmod +x "$out/run.sh"

@@ -11,6 +11,7 @@
 #include <exception>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "gpu/cuda_ok.cuh"
 #include "gpu/device.cuh"
 #include "gpu/device_memory.cuh"
+#include "gpu/launch.cuh"
 #include "gpu/msm/pippenger.cuh"
 #include "gpu/msm/pippenger_steps.hpp"
 
@@ -28,11 +30,13 @@ namespace {
 
 using namespace detail;
 using clock_type = std::chrono::steady_clock;
-constexpr unsigned threads_per_block = 256;
+using msm_steps::kernel_set;
 constexpr size_t copy_chunk_bytes = size_t{8} << 20;  // staging buffer size: 2 × 8 MiB pinned
 
-
-unsigned nblocks(size_t nthreads) { return static_cast<unsigned>((nthreads + threads_per_block - 1) / threads_per_block); }
+// The kernel set this build runs (CMake ABTEST_GPU_MSM_KERNELS; pippenger_steps.hpp describes both).
+constexpr kernel_set active_kernels = ABTEST_GPU_MSM_FIRST_RUN ? kernel_set::first_run : kernel_set::tuned;
+using xyzz = msm_steps::xyzz_of<active_kernels>;
+static_assert(sizeof(xyzz) == sizeof(g1_xyzz), "both fields' points have the same words");
 
 // Reads one uint32 the device wrote (a scan's total) once the stream reaches it.
 uint32_t read_back(const uint32_t* device_value, const stream& s) {
@@ -123,16 +127,62 @@ class copy_waits {
     feeder.done(k).wait_on(s);
     post_.emplace_back().record(s);
   }
-  // Seconds the stream stood still in waits `from` … last.
-  double seconds(size_t from = 0) const {
+  // Seconds the stream stood still in waits `from` … `to` − 1 (to the last by default).
+  double seconds(size_t from = 0, size_t to = ~size_t{0}) const {
     double sum = 0;
-    for (size_t i = from; i < pre_.size(); ++i) sum += post_[i].seconds_since(pre_[i]);
+    for (size_t i = from; i < pre_.size() && i < to; ++i) sum += post_[i].seconds_since(pre_[i]);
     return sum;
   }
+  size_t count() const { return pre_.size(); }
 
  private:
   std::deque<event> pre_, post_;
 };
+
+// Named spans of the kernel stream (recode, sort, each level, …): an event at each start and end;
+// seconds() reads them once the stream has passed the last.
+class phase_marks {
+ public:
+  void start(const stream& s) { begin_.emplace_back().record(s); }
+  void stop(std::string name, const stream& s) {
+    end_.emplace_back().record(s);
+    names_.push_back(std::move(name));
+  }
+  // Phase i's seconds, less `minus_s` (copy waits inside it) for the first.
+  std::vector<msm_phase> seconds(double first_minus_s) const {
+    std::vector<msm_phase> out;
+    for (size_t i = 0; i < names_.size(); ++i)
+      out.push_back({names_[i], end_[i].seconds_since(begin_[i]) - (i == 0 ? first_minus_s : 0)});
+    return out;
+  }
+
+ private:
+  std::deque<event> begin_, end_;
+  std::vector<std::string> names_;
+};
+
+// The buckets' reduction to one sum per window (pippenger_steps.hpp), as phases "segments" and
+// "windows". A template, so that only the build's kernel set is instantiated.
+template <kernel_set K>
+void reduce_buckets(const xyzz* buckets, const msm_steps::layout& l, const msm_steps::reduction_plan& plan, xyzz* partial,
+                    xyzz* windows, phase_marks& phases, const stream& s) {
+  phases.start(s);
+  if constexpr (K == kernel_set::tuned)
+    msm_kernels::segment_block_sums<<<l.nwins * plan.nblk, msm_steps::reduce_block, 0, s.get()>>>(buckets, l, plan,
+                                                                                               partial);
+  else
+    msm_kernels::segment_sums<<<nblocks(size_t{l.nwins} * plan.nseg), threads_per_block, 0, s.get()>>>(buckets, l, plan,
+                                                                                                      partial);
+  ZK_CUDA_OK(cudaGetLastError());
+  phases.stop("segments", s);
+  phases.start(s);
+  if constexpr (K == kernel_set::tuned)
+    msm_kernels::window_tree_sums<<<l.nwins, msm_steps::reduce_block, 0, s.get()>>>(partial, plan, windows);
+  else
+    msm_kernels::window_sums<<<nblocks(l.nwins), threads_per_block, 0, s.get()>>>(partial, l.nwins, plan, windows);
+  ZK_CUDA_OK(cudaGetLastError());
+  phases.stop("windows", s);
+}
 
 }  // namespace
 
@@ -150,6 +200,7 @@ status msm_g1(std::span<const g1_affine> points, std::span<const scalar_t> scala
     const msm_steps::layout l = msm_steps::make_layout(c);
     rep.wbits = c;
     rep.nwins = l.nwins;
+    rep.kernels = msm_steps::to_string(active_kernels);
     if (n == 0) {
       *out = g1_jacobian::identity();
       if (report) *report = rep;
@@ -176,8 +227,10 @@ status msm_g1(std::span<const g1_affine> points, std::span<const scalar_t> scala
     device_buffer<uint32_t> counts(n + 1), at(n + 1);
     device_buffer<uint32_t> keys(max_items), values(max_items), sorted_keys(max_items), sorted_values(max_items);
     device_buffer<uint32_t> off_a(size_t{nkeys} + 1), off_b(size_t{nkeys} + 1), npieces(size_t{nkeys} + 1);
-    device_buffer<g1_xyzz> sums_a(max_pieces), sums_b(max_pieces), buckets(nkeys);
-    device_buffer<g1_xyzz> partial(size_t{l.nwins} * plan.nseg), windows(l.nwins);
+    device_buffer<xyzz> sums_a(max_pieces), sums_b(max_pieces), buckets(nkeys);
+    // first_run: a partial per segment; tuned: per block of segments.
+    const size_t npartial = size_t{l.nwins} * (active_kernels == kernel_set::tuned ? plan.nblk : plan.nseg);
+    device_buffer<xyzz> partial(npartial), windows(l.nwins);
     const int end_bit = std::max(1, static_cast<int>(std::bit_width(nkeys - 1)));
     size_t sort_bytes = 0, scan_items_bytes = 0, scan_keys_bytes = 0;
     ZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys.get(), sorted_keys.get(), values.get(),
@@ -202,12 +255,16 @@ status msm_g1(std::span<const g1_affine> points, std::span<const scalar_t> scala
 
     // The timed region holds only kernels (less the waits for copies), and three 4-byte reads of a
     // scan's total that size the next launch (the host waits there; the GPU idles for microseconds).
-    std::vector<g1_xyzz> host_windows(l.nwins, g1_xyzz::identity());
+    std::vector<xyzz> host_windows(l.nwins, xyzz::identity());
     event begin, end;
+    phase_marks phases;  // "count" holds the waits for scalar chunks 1 …: seconds() takes them out
     for (size_t k = 0; k <= *cplan.last_chunk[0]; ++k) {
       const copy_chunk& ch = cplan.chunks[k];
       waits.wait(feeder, k, s);
-      if (k == 0) begin.record(s);
+      if (k == 0) {
+        begin.record(s);
+        phases.start(s);
+      }
       const size_t first = ch.offset / sizeof(scalar_t), count = ch.bytes / sizeof(scalar_t);
       // counts[first + count] = 0 is the next chunk's first count until that chunk overwrites it.
       msm_kernels::count_digits<<<nblocks(count + 1), threads_per_block, 0, s.get()>>>(
@@ -216,57 +273,66 @@ status msm_g1(std::span<const g1_affine> points, std::span<const scalar_t> scala
     }
     ZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(temp.get(), temp_bytes, counts.get(), at.get(), static_cast<int>(n + 1),
                                              s.get()));
+    phases.stop("count", s);
+    const size_t count_waits = waits.count();
     const uint32_t nitems = read_back(at.get() + n, s);
     rep.nentries = nitems;
     if (nitems > 0) {  // else every scalar is zero: every window sum is the identity
+      phases.start(s);
       msm_kernels::recode<<<nblocks(n), threads_per_block, 0, s.get()>>>(d_scalars.get(), static_cast<uint32_t>(n), l,
                                                                         at.get(), keys.get(), values.get());
       ZK_CUDA_OK(cudaGetLastError());
+      phases.stop("recode", s);
+      phases.start(s);
       ZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys.get(), sorted_keys.get(), values.get(),
                                                  sorted_values.get(), static_cast<int>(nitems), 0, end_bit, s.get()));
       msm_kernels::bucket_starts<<<nblocks(size_t{nkeys} + 1), threads_per_block, 0, s.get()>>>(
           sorted_keys.get(), nitems, nkeys, off_a.get());
       ZK_CUDA_OK(cudaGetLastError());
+      phases.stop("sort", s);
 
       waits.wait(feeder, *cplan.last_chunk[1], s);  // the points, for the first sum
 
       // Levels of pieces until every bucket holds at most one entry (pippenger_steps.hpp).
       uint32_t *off = off_a.get(), *next_off = off_b.get();
-      g1_xyzz *sums = sums_a.get(), *next_sums = sums_b.get();
+      xyzz *sums = sums_a.get(), *next_sums = sums_b.get();
       uint32_t entries = nitems;
       for (unsigned level = 0;; ++level) {
+        phases.start(s);  // level k: counting its pieces, the scan, the read-back and its sums
         msm_kernels::count_pieces<<<nblocks(size_t{nkeys} + 1), threads_per_block, 0, s.get()>>>(off, nkeys,
                                                                                                 npieces.get());
         ZK_CUDA_OK(cudaGetLastError());
         ZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(temp.get(), temp_bytes, npieces.get(), next_off,
                                                  static_cast<int>(nkeys + 1), s.get()));
         const uint32_t pieces = read_back(next_off + nkeys, s);
-        if (level > 0 && pieces == entries) break;  // one piece per entry: no bucket has two
+        if (level > 0 && pieces == entries) {  // one piece per entry: no bucket has two
+          phases.stop("last_count", s);
+          break;
+        }
         if (level == 0)
-          msm_kernels::sum_point_pieces<<<nblocks(pieces), threads_per_block, 0, s.get()>>>(
+          msm_kernels::sum_point_pieces<active_kernels><<<nblocks(pieces), threads_per_block, 0, s.get()>>>(
               d_points.get(), sorted_values.get(), off, next_off, nkeys, pieces, next_sums);
         else
-          msm_kernels::sum_partial_pieces<<<nblocks(pieces), threads_per_block, 0, s.get()>>>(sums, off, next_off, nkeys,
-                                                                                            pieces, next_sums);
+          msm_kernels::sum_partial_pieces<active_kernels><<<nblocks(pieces), threads_per_block, 0, s.get()>>>(
+              sums, off, next_off, nkeys, pieces, next_sums);
         ZK_CUDA_OK(cudaGetLastError());
+        phases.stop("level" + std::to_string(level), s);
         std::swap(off, next_off);
         std::swap(sums, next_sums);
         entries = pieces;
         rep.levels = level + 1;
       }
+      phases.start(s);
       msm_kernels::gather_buckets<<<nblocks(nkeys), threads_per_block, 0, s.get()>>>(sums, off, nkeys, buckets.get());
       ZK_CUDA_OK(cudaGetLastError());
-      msm_kernels::segment_sums<<<nblocks(size_t{l.nwins} * plan.nseg), threads_per_block, 0, s.get()>>>(
-          buckets.get(), l, plan, partial.get());
-      ZK_CUDA_OK(cudaGetLastError());
-      msm_kernels::window_sums<<<nblocks(l.nwins), threads_per_block, 0, s.get()>>>(partial.get(), l.nwins, plan,
-                                                                                   windows.get());
-      ZK_CUDA_OK(cudaGetLastError());
+      phases.stop("gather", s);
+      reduce_buckets<active_kernels>(buckets.get(), l, plan, partial.get(), windows.get(), phases, s);
     }
     end.record(s);
     feeder.check();
     const double waited_s = waits.seconds();
     rep.time.kernel_s = end.seconds_since(begin) - waits.seconds(1);  // begin follows the first wait
+    rep.phases = phases.seconds(waits.seconds(1, count_waits));
     // Copy time: the copy stream's span. Exposed: the kernel stream's waits for it (the first
     // chunk's wait included); the rest ran under kernels.
     const double copy_s = feeder.end().seconds_since(feeder.origin());
@@ -276,7 +342,7 @@ status msm_g1(std::span<const g1_affine> points, std::span<const scalar_t> scala
 
     if (nitems > 0) {
       t0 = clock_type::now();
-      ZK_CUDA_OK(cudaMemcpyAsync(host_windows.data(), windows.get(), l.nwins * sizeof(g1_xyzz), cudaMemcpyDeviceToHost,
+      ZK_CUDA_OK(cudaMemcpyAsync(host_windows.data(), windows.get(), l.nwins * sizeof(xyzz), cudaMemcpyDeviceToHost,
                                  s.get()));
       s.sync();
       const double back_s = seconds_between(t0, clock_type::now());
@@ -289,7 +355,9 @@ status msm_g1(std::span<const g1_affine> points, std::span<const scalar_t> scala
     pinned_points.release();
     rep.time.host_register_s += seconds_between(t0, clock_type::now());
 
-    *out = msm_steps::horner(host_windows, c);
+    std::vector<g1_xyzz> g1_windows(l.nwins);
+    for (unsigned w = 0; w < l.nwins; ++w) g1_windows[w] = msm_steps::to_g1(host_windows[w]);
+    *out = msm_steps::horner(g1_windows, c);
     if (report) *report = rep;
   });
 }

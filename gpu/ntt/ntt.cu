@@ -9,6 +9,7 @@
 #include "gpu/cuda_ok.cuh"
 #include "gpu/device.cuh"
 #include "gpu/device_memory.cuh"
+#include "gpu/launch.cuh"
 #include "gpu/ntt/ntt.cuh"
 #include "gpu/ntt/ntt_steps.hpp"
 #include "ntt/ntt.hpp"
@@ -18,9 +19,6 @@ namespace {
 
 using namespace detail;
 using clock_type = std::chrono::steady_clock;
-constexpr unsigned threads_per_block = 256;
-
-unsigned nblocks(size_t nthreads) { return static_cast<unsigned>((nthreads + threads_per_block - 1) / threads_per_block); }
 
 // The two tables of a power_table (ntt_steps.hpp) on the device: built and allocated on
 // construction, then upload() copies them on the kernels' stream (a plain cudaMemcpy runs on the

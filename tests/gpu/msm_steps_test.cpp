@@ -1,6 +1,7 @@
 // The GPU MSM's per-thread steps (gpu/msm/pippenger_steps.hpp) on the CPU, no device needed: the
-// recoding against variants/msm's, the bucket split, the segment-sum identity, and pippenger.cu's
-// launch sequence emulated thread by thread against zk::msm.
+// recoding against variants/msm's, the bucket split, the segment-sum identity, the sign select, the
+// reduction blocks' trees, and pippenger.cu's launch sequence emulated thread by thread against
+// zk::msm for both kernel sets.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,6 +65,37 @@ TEST(gpu_msm_steps, recoding_matches_the_cpu_recoding_for_every_window) {
   }
 }
 
+// The entries alone give the scalar back, independently of the CPU recoding: for the keys and
+// values recode_scalar wrote, Σ ±(key mod nbuckets + 1)·2^(c·w) = k in Fr (every scalar < r), each
+// magnitude ≤ 2^(c−1), windows in increasing order, and the value's index the scalar's.
+TEST(gpu_msm_steps, entries_sum_back_to_the_scalar) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<scalar_t> k = tricky_scalars(seed);
+  for (unsigned c = 1; c <= 20; ++c) {
+    SCOPED_TRACE("wbits " + std::to_string(c));
+    const layout l = make_layout(c);
+    const fr radix = fr::from_u64(2).pow(c);
+    for (uint32_t i = 0; i < k.size(); ++i) {
+      std::vector<uint32_t> keys(l.nwins), values(l.nwins);
+      const uint32_t count = digit_count(k[i].data(), l);
+      recode_scalar(k[i].data(), i, l, keys.data(), values.data());
+      fr sum = fr::zero();
+      unsigned next_w = 0;
+      for (uint32_t e = 0; e < count; ++e) {
+        const uint32_t w = keys[e] / l.nbuckets, mag = keys[e] % l.nbuckets + 1;
+        ASSERT_GE(w, next_w) << "scalar " << i << ": windows in order, one entry each";
+        next_w = w + 1;
+        EXPECT_LE(mag, l.nbuckets);
+        EXPECT_EQ(values[e] >> 1, i);
+        const fr d = radix.pow(w) * fr::from_u64(mag);
+        sum += (values[e] & 1) ? -d : d;
+      }
+      EXPECT_EQ(sum, fr::from_canonical(k[i].data())) << "scalar " << i;
+    }
+  }
+}
+
 TEST(gpu_msm_steps, zero_makes_no_entry_and_one_a_single_entry) {
   for (unsigned c = 1; c <= 20; ++c) {
     const layout l = make_layout(c);
@@ -92,15 +124,17 @@ split split_of(const std::vector<uint32_t>& counts) {
   return s;
 }
 
-TEST(gpu_msm_steps, pieces_cover_every_bucket_exactly_once_in_order) {
-  const std::vector<uint32_t> counts = {0,  1, 0, 0, piece_len - 1, piece_len, piece_len + 1, 2,
-                                        0,  100000, 3 * piece_len, 0, piece_len * piece_len + 5, 1, 0};
+// Both kernel sets' splits: every entry in one piece, in order, none longer than piece_len; the
+// tuned split's pieces of one bucket differ in length by at most one.
+template <kernel_set K>
+void check_pieces(const std::vector<uint32_t>& counts) {
   const split s = split_of(counts);
   const uint32_t nkeys = static_cast<uint32_t>(counts.size());
   EXPECT_LE(s.poff[nkeys], max_pieces(s.off[nkeys], nkeys));
   uint32_t next_entry = 0;
+  std::vector<uint32_t> shortest(nkeys, ~0u), longest(nkeys, 0);
   for (uint32_t p = 0; p < s.poff[nkeys]; ++p) {
-    const piece pc = piece_at(s.off.data(), s.poff.data(), nkeys, p);
+    const piece pc = piece_at<K>(s.off.data(), s.poff.data(), nkeys, p);
     ASSERT_LT(pc.bucket, nkeys) << "piece " << p;
     EXPECT_GT(counts[pc.bucket], 0u) << "an empty bucket got piece " << p;
     EXPECT_EQ(pc.begin, next_entry) << "piece " << p;
@@ -109,8 +143,40 @@ TEST(gpu_msm_steps, pieces_cover_every_bucket_exactly_once_in_order) {
     EXPECT_GE(pc.begin, s.off[pc.bucket]);
     EXPECT_LE(pc.end, s.off[pc.bucket + 1]);
     next_entry = pc.end;
+    shortest[pc.bucket] = std::min(shortest[pc.bucket], pc.end - pc.begin);
+    longest[pc.bucket] = std::max(longest[pc.bucket], pc.end - pc.begin);
   }
   EXPECT_EQ(next_entry, s.off[nkeys]) << "the pieces must reach the last entry";
+  if constexpr (K == kernel_set::tuned) {
+    for (uint32_t k = 0; k < nkeys; ++k) {
+      if (counts[k] == 0) continue;
+      EXPECT_LE(longest[k] - shortest[k], 1u) << "bucket " << k << " of " << counts[k];
+    }
+  }
+}
+
+TEST(gpu_msm_steps, pieces_cover_every_bucket_exactly_once_in_order) {
+  const std::vector<uint32_t> counts = {0,  1, 0, 0, piece_len - 1, piece_len, piece_len + 1, 2,
+                                        0,  100000, 3 * piece_len, 0, piece_len * piece_len + 5, 1, 0};
+  check_pieces<kernel_set::first_run>(counts);
+  check_pieces<kernel_set::tuned>(counts);
+  std::mt19937_64 rng(std::random_device{}());
+  std::vector<uint32_t> random_counts(300);
+  for (auto& c : random_counts) c = rng() % 4 == 0 ? 0 : static_cast<uint32_t>(rng() % 5000);
+  check_pieces<kernel_set::tuned>(random_counts);
+}
+
+TEST(gpu_msm_steps, tuned_pieces_are_equal_where_first_run_leaves_a_short_tail) {
+  const std::vector<uint32_t> counts = {piece_len + 1};
+  const split s = split_of(counts);
+  const piece a = piece_at<kernel_set::first_run>(s.off.data(), s.poff.data(), 1, 0);
+  const piece b = piece_at<kernel_set::first_run>(s.off.data(), s.poff.data(), 1, 1);
+  EXPECT_EQ(a.end - a.begin, piece_len);
+  EXPECT_EQ(b.end - b.begin, 1u);
+  const piece c = piece_at<kernel_set::tuned>(s.off.data(), s.poff.data(), 1, 0);
+  const piece d = piece_at<kernel_set::tuned>(s.off.data(), s.poff.data(), 1, 1);
+  EXPECT_EQ(c.end - c.begin, piece_len / 2);
+  EXPECT_EQ(d.end - d.begin, piece_len / 2 + 1);
 }
 
 TEST(gpu_msm_steps, bounds_are_the_standard_ones) {
@@ -141,9 +207,9 @@ TEST(gpu_msm_steps, segment_sums_add_up_to_the_window_sum) {
       buckets[key] = g1_xyzz::identity() + scalar_mul(g, canonical(kf).data(), 4).to_affine();
       expected[key / l.nbuckets] += fr::from_u64(key % l.nbuckets + 1) * kf;
     }
-    std::vector<reduction_plan> plans = {plan_reduction(l), {1, l.nbuckets}, {l.nbuckets, 1}};
-    if (l.nbuckets >= 4) plans.push_back({3, (l.nbuckets + 2) / 3});
-    plans.push_back({l.nbuckets + 2, 1});  // two segments past the end
+    std::vector<reduction_plan> plans = {plan_reduction(l), {1, l.nbuckets, 1}, {l.nbuckets, 1, 1}};
+    if (l.nbuckets >= 4) plans.push_back({3, (l.nbuckets + 2) / 3, 1});
+    plans.push_back({l.nbuckets + 2, 1, 1});  // two segments past the end
     for (const reduction_plan& r : plans) {
       SCOPED_TRACE("wbits " + std::to_string(c) + " nseg " + std::to_string(r.nseg) + " seg " + std::to_string(r.seg));
       std::vector<g1_xyzz> partial(size_t{l.nwins} * r.nseg);
@@ -165,6 +231,79 @@ TEST(gpu_msm_steps, mul_small_is_repeated_addition) {
   }
 }
 
+// The tuned level 0's sign: negate_if(P, 1) = −P and negate_if(P, 0) = P in both fields, the
+// identity unchanged either way.
+TEST(gpu_msm_steps, negate_if_selects_the_negation) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::vector<g1_affine> points = random_points(50, seed);
+  points.push_back(g1_affine::identity());
+  points.push_back(g1_generator());
+  for (const g1_affine& p : points) {
+    EXPECT_EQ(negate_if(p, 0), p);
+    EXPECT_EQ(negate_if(p, 1), -p);
+    EXPECT_EQ(negate_if(p, 3), -p) << "only the sign bit counts";
+    using a32 = affine_of<kernel_set::tuned>;
+    const a32 q = load_point<fp32>(p), nq = load_point<fp32>(-p);
+    const a32 got0 = negate_if(q, 0), got1 = negate_if(q, 1);
+    EXPECT_TRUE(got0.x == q.x && got0.y == q.y && got0.inf == q.inf);
+    EXPECT_TRUE(got1.x == nq.x && got1.y == nq.y && got1.inf == nq.inf);
+  }
+}
+
+// The reduction's blocks: segment_of gives every (window, segment) to exactly one thread of one
+// block, nblk fits one block's tree, and the plan's segments cover every bucket.
+TEST(gpu_msm_steps, reduction_blocks_cover_every_segment_once) {
+  for (unsigned c = 1; c <= 20; ++c) {
+    SCOPED_TRACE("wbits " + std::to_string(c));
+    const layout l = make_layout(c);
+    const reduction_plan r = plan_reduction(l);
+    EXPECT_EQ(r.nseg, r.nblk * reduce_block);
+    EXPECT_GE(r.nblk, 1u);
+    EXPECT_LE(r.nblk, reduce_block);
+    EXPECT_GE(size_t{r.nseg} * r.seg, l.nbuckets);
+    std::vector<uint8_t> seen(size_t{l.nwins} * r.nseg, 0);
+    for (uint32_t b = 0; b < l.nwins * r.nblk; ++b)
+      for (uint32_t i = 0; i < reduce_block; ++i) {
+        const uint32_t t = segment_of(r, b, i);
+        ASSERT_LT(t, seen.size());
+        EXPECT_EQ(t / r.nseg, b / r.nblk) << "a block stays in its window";
+        ++seen[t];
+      }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(seen.size()));
+  }
+}
+
+// A block's tree (the strides and indices the kernel runs, thread by thread) sums what one thread
+// adding in turn sums, in both fields.
+template <class X>
+X tree_model(std::vector<X> v) {
+  for (uint32_t stride = static_cast<uint32_t>(v.size()) / 2; stride > 0; stride /= 2)
+    for (uint32_t i = 0; i < v.size(); ++i) tree_step(v.data(), i, stride);
+  return v[0];
+}
+
+TEST(gpu_msm_steps, block_tree_equals_the_serial_sum) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<g1_affine> points = random_points(reduce_block, seed);
+  std::vector<g1_xyzz> v64(reduce_block);
+  std::vector<xyzz_of<kernel_set::tuned>> v32(reduce_block);
+  g1_jacobian serial = g1_jacobian::identity();
+  for (uint32_t i = 0; i < reduce_block; ++i) {
+    const g1_affine p = i % 9 == 4 ? g1_affine::identity() : points[i];  // some identities, as empty segments
+    v64[i] = g1_xyzz::identity() + p;
+    v32[i] = xyzz_of<kernel_set::tuned>::identity() + load_point<fp32>(p);
+    serial += p;
+  }
+  v64[70] = v64[6];  // equal values meet at the first stride (64): the doubling path
+  v32[70] = v32[6];
+  serial += points[6];
+  serial += -points[70];
+  EXPECT_EQ(tree_model(v64).to_jacobian(), serial);
+  EXPECT_EQ(to_g1(tree_model(v32)).to_jacobian(), serial);
+}
+
 // pippenger.cu's launch sequence, each kernel a loop over its threads and cub's stable radix sort a
 // stable sort: what the device computes, step for step.
 struct emulation {
@@ -173,7 +312,9 @@ struct emulation {
   unsigned levels = 0;
 };
 
+template <kernel_set K>
 emulation emulate(std::span<const g1_affine> points, std::span<const scalar_t> scalars, unsigned c) {
+  using X = xyzz_of<K>;
   const layout l = make_layout(c);
   const size_t n = points.size();
   const uint32_t nkeys = l.nkeys();
@@ -183,7 +324,7 @@ emulation emulate(std::span<const g1_affine> points, std::span<const scalar_t> s
   std::exclusive_scan(counts.begin(), counts.end(), at.begin(), 0u);
   const uint32_t nitems = at[n];
   out.nentries = nitems;
-  std::vector<g1_xyzz> windows(l.nwins, g1_xyzz::identity());
+  std::vector<X> windows(l.nwins, X::identity());
   if (nitems > 0) {
     std::vector<uint32_t> keys(nitems), values(nitems);
     for (size_t i = 0; i < n; ++i)  // recode
@@ -198,7 +339,7 @@ emulation emulate(std::span<const g1_affine> points, std::span<const scalar_t> s
     }
     std::vector<uint32_t> off(nkeys + 1), next_off(nkeys + 1), npieces(nkeys + 1);
     for (uint32_t k = 0; k <= nkeys; ++k) off[k] = static_cast<uint32_t>(lower_bound(sorted_keys.data(), nitems, k));
-    std::vector<g1_xyzz> sums, next_sums;
+    std::vector<X> sums, next_sums;
     uint32_t entries = nitems;
     for (unsigned level = 0;; ++level) {
       for (uint32_t k = 0; k < nkeys; ++k) npieces[k] = pieces_in(off[k + 1] - off[k]);  // count_pieces
@@ -207,24 +348,38 @@ emulation emulate(std::span<const g1_affine> points, std::span<const scalar_t> s
       const uint32_t pieces = next_off[nkeys];
       EXPECT_LE(pieces, max_pieces(nitems, nkeys)) << "the device sizes its piece buffers by max_pieces";
       if (level > 0 && pieces == entries) break;
-      next_sums.assign(pieces, g1_xyzz::identity());
+      next_sums.assign(pieces, X::identity());
       for (uint32_t p = 0; p < pieces; ++p) {
-        const piece pc = piece_at(off.data(), next_off.data(), nkeys, p);
-        next_sums[p] = level == 0 ? sum_points(points.data(), sorted_values.data(), pc) : sum_partials(sums.data(), pc);
+        const piece pc = piece_at<K>(off.data(), next_off.data(), nkeys, p);
+        next_sums[p] = level == 0 ? sum_points<K>(points.data(), sorted_values.data(), pc) : sum_partials(sums.data(), pc);
       }
       std::swap(off, next_off);
       std::swap(sums, next_sums);
       entries = pieces;
       out.levels = level + 1;
     }
-    std::vector<g1_xyzz> buckets(nkeys);
+    std::vector<X> buckets(nkeys);
     for (uint32_t k = 0; k < nkeys; ++k) buckets[k] = bucket_value(sums.data(), off.data(), k);  // gather_buckets
     const reduction_plan r = plan_reduction(l);
-    std::vector<g1_xyzz> partial(size_t{l.nwins} * r.nseg);
-    for (uint32_t t = 0; t < partial.size(); ++t) partial[t] = segment_sum(buckets.data(), l, r, t);
-    for (uint32_t w = 0; w < l.nwins; ++w) windows[w] = window_sum(partial.data(), r, w);
+    if constexpr (K == kernel_set::first_run) {  // segment_sums, window_sums
+      std::vector<X> partial(size_t{l.nwins} * r.nseg);
+      for (uint32_t t = 0; t < partial.size(); ++t) partial[t] = segment_sum(buckets.data(), l, r, t);
+      for (uint32_t w = 0; w < l.nwins; ++w) windows[w] = window_sum(partial.data(), r, w);
+    } else {  // segment_block_sums, window_tree_sums: a block of reduce_block threads each
+      std::vector<X> block_sums(size_t{l.nwins} * r.nblk), block(reduce_block);
+      for (uint32_t b = 0; b < block_sums.size(); ++b) {
+        for (uint32_t i = 0; i < reduce_block; ++i) block[i] = segment_sum(buckets.data(), l, r, segment_of(r, b, i));
+        block_sums[b] = tree_model(block);
+      }
+      for (uint32_t w = 0; w < l.nwins; ++w) {
+        for (uint32_t i = 0; i < reduce_block; ++i) block[i] = i < r.nblk ? block_sums[size_t{w} * r.nblk + i] : X::identity();
+        windows[w] = tree_model(block);
+      }
+    }
   }
-  out.result = horner(windows, c);
+  std::vector<g1_xyzz> g1_windows(l.nwins);
+  for (uint32_t w = 0; w < l.nwins; ++w) g1_windows[w] = to_g1(windows[w]);
+  out.result = horner(g1_windows, c);
   return out;
 }
 
@@ -235,8 +390,10 @@ class gpu_msm_emulation : public ::testing::Test {
              const char* what) {
     const g1_jacobian expected = zk::msm(points, scalars);
     for (unsigned c : windows) {
-      const emulation e = emulate(points, scalars, c);
-      EXPECT_EQ(e.result, expected) << what << ", wbits " << c << ", seed " << seed;
+      EXPECT_EQ(emulate<kernel_set::first_run>(points, scalars, c).result, expected)
+          << "first_run, " << what << ", wbits " << c << ", seed " << seed;
+      EXPECT_EQ(emulate<kernel_set::tuned>(points, scalars, c).result, expected)
+          << "tuned, " << what << ", wbits " << c << ", seed " << seed;
     }
   }
 };
@@ -252,7 +409,7 @@ TEST_F(gpu_msm_emulation, random_inputs_equal_the_cpu_msm) {
 TEST_F(gpu_msm_emulation, zero_scalars_cost_nothing_and_give_the_identity) {
   const auto points = random_points(500, seed);
   std::vector<scalar_t> scalars(500, scalar_t{0, 0, 0, 0});
-  const emulation e = emulate(points, scalars, 8);
+  const emulation e = emulate<kernel_set::tuned>(points, scalars, 8);
   EXPECT_EQ(e.nentries, 0u);
   EXPECT_TRUE(e.result.is_identity());
   scalars[17] = canonical(fr::from_u64(3));  // one nonzero among zeros
@@ -264,7 +421,7 @@ TEST_F(gpu_msm_emulation, zero_scalars_cost_nothing_and_give_the_identity) {
 TEST_F(gpu_msm_emulation, all_ones_fill_one_bucket_which_the_levels_split) {
   const auto points = random_points(5000, seed);
   const std::vector<scalar_t> ones(5000, scalar_t{1, 0, 0, 0});
-  const emulation e = emulate(points, ones, 10);
+  const emulation e = emulate<kernel_set::tuned>(points, ones, 10);
   EXPECT_EQ(e.nentries, 5000u);
   EXPECT_EQ(e.levels, 3u);
   g1_jacobian sum = g1_jacobian::identity();

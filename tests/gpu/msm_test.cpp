@@ -122,6 +122,30 @@ TEST_F(gpu_msm, witness_like_scalars_and_edge_points) {
   for (unsigned c : {1u, 4u, 8u, 13u, 16u}) EXPECT_EQ(run(points, scalars, {.wbits = c}), expected) << "wbits " << c;
 }
 
+// The phases gpu-bench prints: in launch order, each level named, the reduction last; zero scalars
+// stop after counting.
+TEST_F(gpu_msm, reports_its_kernel_set_and_phases_in_launch_order) {
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const size_t n = 5000;
+  const auto points = random_points(n, seed);
+  const std::vector<scalar_t> ones(n, scalar_t{1, 0, 0, 0});  // one bucket of 5000: three levels
+  msm_report rep;
+  run(points, ones, {.wbits = 10}, &rep);
+  EXPECT_TRUE(rep.kernels == "tuned" || rep.kernels == "first_run") << rep.kernels;
+  std::vector<std::string> names;
+  for (const msm_phase& ph : rep.phases) {
+    names.push_back(ph.name);
+    EXPECT_GE(ph.kernel_s, 0) << ph.name;
+  }
+  const std::vector<std::string> expected = {"count",  "recode", "sort",     "level0",   "level1",
+                                             "level2", "last_count", "gather", "segments", "windows"};
+  EXPECT_EQ(names, expected);
+  EXPECT_EQ(rep.levels, 3u);
+  run(points, std::vector<scalar_t>(n, scalar_t{0, 0, 0, 0}), {.wbits = 10}, &rep);
+  ASSERT_EQ(rep.phases.size(), 1u);
+  EXPECT_EQ(rep.phases[0].name, "count");
+}
+
 TEST_F(gpu_msm, empty_msm_is_the_identity_and_bad_arguments_are_refused) {
   g1_jacobian out = g1_jacobian::from_affine(g1_generator());
   ASSERT_TRUE(msm_g1({}, {}, {}, &out).ok());
