@@ -1,0 +1,141 @@
+// `abtest pr` as a CI job runs it (docs/ci.md): a clone with full history of a generated repository
+// holding the planted fixture — main, a branch that changes only a file no benchmark reads, a branch
+// that plants 3× the work — `abtest pr --base origin/main --comment pr.md` with $GITHUB_STEP_SUMMARY
+// set, real builds and real runs.
+#include <gtest/gtest.h>
+
+#include "tests/e2e/bisect_test_support.hpp"
+
+namespace abtest::e2e {
+namespace {
+
+std::string git(const fs::path& repo, std::vector<std::string> args) {
+  args.insert(args.begin(), {"-C", repo.string()});
+  const auto r = run_program("git", args);
+  EXPECT_EQ(r.code, 0) << "git " << args[2] << ": " << r.err;
+  return r.out.substr(0, r.out.find('\n'));
+}
+
+// The origin (main, docs, slow) is generated once with fixed identities and dates, so its commits
+// have the same shas on every run and the clone's build folders under .abtest stay valid.
+class pr_gate : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    use_parent_launcher();
+    for (const auto& [k, v] : {std::pair{"GIT_AUTHOR_NAME", "abtest"}, {"GIT_AUTHOR_EMAIL", "abtest@example.org"},
+                               {"GIT_COMMITTER_NAME", "abtest"}, {"GIT_COMMITTER_EMAIL", "abtest@example.org"},
+                               {"GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"}, {"GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"}})
+      ::setenv(k, v, 1);
+    ::unsetenv("GITHUB_HEAD_REF");
+    const fs::path work = fs::path(ABTEST_E2E_WORK_DIR);
+    origin_ = work / "pr_origin";
+    clone_ = work / "pr_clone";
+    if (!fs::exists(origin_ / ".git") || run_program("git", {"-C", origin_.string(), "rev-parse", "--verify", "-q", "slow"}).code != 0) {
+      fs::remove_all(origin_);
+      fs::remove_all(clone_);
+      planted_copy(origin_);
+      git(origin_, {"init", "-q", "-b", "main"});
+      std::ofstream(origin_ / ".gitignore") << ".abtest/\n";
+      git(origin_, {"add", "-A"});
+      git(origin_, {"commit", "-q", "-m", "the planted fixture"});
+      git(origin_, {"checkout", "-q", "-b", "docs"});
+      std::ofstream(origin_ / "NOTES.md") << "a note no benchmark reads\n";
+      git(origin_, {"add", "-A"});
+      git(origin_, {"commit", "-q", "-m", "notes only"});
+      git(origin_, {"checkout", "-q", "-b", "slow", "main"});
+      std::string work_cpp = slurp(origin_ / "src" / "work.cpp");
+      const std::string from = "std::uint64_t percent = 100;";
+      const auto at = work_cpp.find(from);
+      ASSERT_NE(at, std::string::npos) << "the fixture's work.cpp changed: update this test";
+      work_cpp.replace(at, from.size(), "std::uint64_t percent = 300;");
+      std::ofstream(origin_ / "src" / "work.cpp", std::ios::trunc) << work_cpp;
+      git(origin_, {"commit", "-q", "-am", "three times the work"});
+      git(origin_, {"checkout", "-q", "main"});
+    }
+    if (!fs::exists(clone_ / ".git")) {  // actions/checkout with fetch-depth: 0
+      const auto r = run_program("git", {"clone", "-q", origin_.string(), clone_.string()});
+      ASSERT_EQ(r.code, 0) << r.err;
+    }
+  }
+
+  // `abtest --json --db DB pr --base origin/main --comment pr.md ARGS…` in the clone at `branch`,
+  // the step summary in `summary`.
+  static cli_result gate(const std::string& branch, const scratch& dir, std::vector<std::string> args = {}) {
+    git(clone_, {"checkout", "-q", "-f", "-B", branch, "origin/" + branch});
+    ::setenv("GITHUB_STEP_SUMMARY", (dir.path() / "summary.md").c_str(), 1);
+    std::vector<std::string> all{"--json", "--db", (dir.path() / "r.db").string(), "pr", "--base", "origin/main",
+                                 "--comment", (dir.path() / "pr.md").string(), "--bench", "planted", "-j", "2", "--seed", "5"};
+    all.insert(all.end(), args.begin(), args.end());
+    auto r = run_abtest(all, clone_);
+    ::unsetenv("GITHUB_STEP_SUMMARY");
+    return r;
+  }
+
+  static inline fs::path origin_, clone_;
+};
+
+TEST_F(pr_gate, a_change_no_benchmark_reads_times_nothing_and_passes) {
+  scratch dir("pr-docs");
+  const auto r = gate("docs", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  ASSERT_EQ(j["benchmarks"].size(), 1u);
+  EXPECT_EQ(j["benchmarks"][0]["timed"], false);
+  EXPECT_EQ(j["benchmarks"][0]["reason"], "identical programs");
+  EXPECT_TRUE(j["first"].is_null()) << "nothing was measured";
+  EXPECT_EQ(j["head_ref"], "docs");
+  const std::string comment = slurp(dir.path() / "pr.md");
+  EXPECT_NE(comment.find("**abtest pr: pass** — no benchmark can change"), std::string::npos) << comment;
+  EXPECT_NE(comment.find("Not timed: identical programs — `planted`."), std::string::npos) << comment;
+  EXPECT_NE(slurp(dir.path() / "summary.md").find(comment), std::string::npos) << "the step summary holds the comment";
+}
+
+TEST_F(pr_gate, a_planted_regression_is_confirmed_commented_alerted_and_fails) {
+  scratch dir("pr-slow");
+  const auto r = gate("slow", dir);
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["benchmarks"][0]["timed"], true);
+  EXPECT_EQ(j["benchmarks"][0]["reason"], "programs differ: planted-bench");
+  const nlohmann::json* work = nullptr;
+  for (const auto& c : j["changed"])
+    if (c["metric"] == "planted.work_count") work = &c;
+  ASSERT_NE(work, nullptr) << j.dump(2);
+  EXPECT_EQ((*work)["verdict"], "slower");
+  EXPECT_NEAR((*work)["ratio"].get<double>(), 3.0, 1e-9) << "work_count is exact";
+  EXPECT_EQ((*work)["confirmation"], "confirmed");
+  EXPECT_NE(j["confirmation"]["seed"], j["first"]["seed"]) << "the confirmation is a second experiment";
+  ASSERT_EQ(j["alerts"]["recorded"].size(), 1u);
+  EXPECT_EQ(j["alerts"]["recorded"][0]["source"], "pr");
+  EXPECT_EQ(j["alerts"]["recorded"][0]["subject"], "slow");
+
+  const std::string comment = slurp(dir.path() / "pr.md");
+  EXPECT_NE(comment.find("**abtest pr: fail**"), std::string::npos) << comment;
+  EXPECT_NE(comment.find("| `planted.work_count` | 80000 | 240000 | 3.0000 [3.0000, 3.0000] | HIGHER (worse) | confirmed:"),
+            std::string::npos)
+      << comment;
+  EXPECT_NE(comment.find("<details><summary>How it measured</summary>"), std::string::npos);
+
+  // The alert is in the store as `abtest alerts` lists it, its change the merge base..head.
+  const auto listed = run_abtest({"--json", "--db", (dir.path() / "r.db").string(), "alerts"});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  const auto alerts = json_of(listed);
+  ASSERT_EQ(alerts.size(), 1u);
+  EXPECT_EQ(alerts[0]["change"], j["base"].get<std::string>() + ".." + j["head"].get<std::string>());
+
+  // Pushed again with --fail-on never: the same alert is seen a second time, and the job passes.
+  const auto again = gate("slow", dir, {"--fail-on", "never"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(json_of(again)["alerts"]["recorded"][0]["id"], j["alerts"]["recorded"][0]["id"]);
+}
+
+TEST_F(pr_gate, a_ref_that_does_not_resolve_is_a_usage_error_naming_it) {
+  scratch dir("pr-usage");
+  const auto r = gate("docs", dir, {"--head", "no-such-branch"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no-such-branch"), std::string::npos) << r.err;
+  EXPECT_EQ(gate("docs", dir, {"--fail-on", "slower"}).code, 2);
+}
+
+}  // namespace
+}  // namespace abtest::e2e
