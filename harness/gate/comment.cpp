@@ -47,7 +47,8 @@ std::string summary_line(const pr_report& r) {
   if (!g.invalid_metrics().empty())
     what = fmt::format("INVALID: the head fails its correctness checks ({})", fmt::join(g.invalid_metrics(), ", "));
   else if (timed.empty())
-    what = fmt::format("no benchmark can change: all {} run identical programs on both sides — nothing timed", untimed);
+    what = untimed == 1 ? std::string("no benchmark can change: it runs identical programs on both sides — nothing timed")
+                        : fmt::format("no benchmark can change: all {} run identical programs on both sides — nothing timed", untimed);
   else if (g.regressions() > 0)
     what = fmt::format("{} regression(s) {}", g.regressions(), g.confirm == confirm_mode::rerun ? "confirmed" : "(not confirmed: --no-confirm)");
   else if (g.improvements() > 0)

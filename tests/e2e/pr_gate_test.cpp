@@ -9,23 +9,13 @@
 namespace abtest::e2e {
 namespace {
 
-std::string git(const fs::path& repo, std::vector<std::string> args) {
-  args.insert(args.begin(), {"-C", repo.string()});
-  const auto r = run_program("git", args);
-  EXPECT_EQ(r.code, 0) << "git " << args[2] << ": " << r.err;
-  return r.out.substr(0, r.out.find('\n'));
-}
-
 // The origin (main, docs, slow) is generated once with fixed identities and dates, so its commits
 // have the same shas on every run and the clone's build folders under .abtest stay valid.
 class pr_gate : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     use_parent_launcher();
-    for (const auto& [k, v] : {std::pair{"GIT_AUTHOR_NAME", "abtest"}, {"GIT_AUTHOR_EMAIL", "abtest@example.org"},
-                               {"GIT_COMMITTER_NAME", "abtest"}, {"GIT_COMMITTER_EMAIL", "abtest@example.org"},
-                               {"GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"}, {"GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"}})
-      ::setenv(k, v, 1);
+    fixed_git_identity();
     ::unsetenv("GITHUB_HEAD_REF");
     const fs::path work = fs::path(ABTEST_E2E_WORK_DIR);
     origin_ = work / "pr_origin";
@@ -43,12 +33,7 @@ class pr_gate : public ::testing::Test {
       git(origin_, {"add", "-A"});
       git(origin_, {"commit", "-q", "-m", "notes only"});
       git(origin_, {"checkout", "-q", "-b", "slow", "main"});
-      std::string work_cpp = slurp(origin_ / "src" / "work.cpp");
-      const std::string from = "std::uint64_t percent = 100;";
-      const auto at = work_cpp.find(from);
-      ASSERT_NE(at, std::string::npos) << "the fixture's work.cpp changed: update this test";
-      work_cpp.replace(at, from.size(), "std::uint64_t percent = 300;");
-      std::ofstream(origin_ / "src" / "work.cpp", std::ios::trunc) << work_cpp;
+      set_work_percent(origin_, 300);
       git(origin_, {"commit", "-q", "-am", "three times the work"});
       git(origin_, {"checkout", "-q", "main"});
     }

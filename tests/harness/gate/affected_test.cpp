@@ -42,31 +42,30 @@ class affected_test : public ::testing::Test {
   benchmark_spec bench_;
 };
 
-TEST_F(affected_test, identical_programs_and_inputs_are_not_timed) {
-  const auto d = decide("b", side("base", "ELF same", "rows"), side("head", "ELF same", "rows"));
-  EXPECT_EQ(d.decision, timing::identical);
-  EXPECT_EQ(d.reason, "identical programs and inputs");
-}
+// Each case: the base's program and input file (none when empty), the head's, and the decision.
+struct sides_case {
+  const char* what;
+  const char *base_program, *base_input, *head_program, *head_input;
+  timing decision;
+  const char* reason;
+};
 
-TEST_F(affected_test, a_changed_program_is_timed_and_named) {
-  const auto d = decide("b", side("base", "ELF one", "rows"), side("head", "ELF two", "rows"));
-  EXPECT_EQ(d.decision, timing::timed);
-  EXPECT_EQ(d.reason, "programs differ: prog");
-}
-
-TEST_F(affected_test, a_changed_input_file_named_by_the_command_is_timed) {
-  const auto base = side("base", "ELF same", "rows 1");
-  const auto head = side("head", "ELF same", "rows 2");
-  EXPECT_EQ(base.inputs.size(), 1u) << "data/in.txt is read through the command line";
-  const auto d = decide("b", base, head);
-  EXPECT_EQ(d.decision, timing::timed);
-  EXPECT_EQ(d.reason, "inputs differ: data/in.txt");
-}
-
-TEST_F(affected_test, an_input_present_on_one_side_only_differs) {
-  const auto d = decide("b", side("base", "ELF same", ""), side("head", "ELF same", "new"));
-  EXPECT_EQ(d.decision, timing::timed);
-  EXPECT_EQ(d.reason, "inputs differ: data/in.txt");
+TEST_F(affected_test, a_benchmark_is_timed_exactly_when_a_program_or_a_named_input_differs) {
+  const sides_case cases[] = {
+      {"the same bytes", "ELF same", "rows", "ELF same", "rows", timing::identical, "identical programs and inputs"},
+      {"a changed program", "ELF one", "rows", "ELF two", "rows", timing::timed, "programs differ: prog"},
+      {"a changed input named by the command", "ELF same", "rows 1", "ELF same", "rows 2", timing::timed, "inputs differ: data/in.txt"},
+      {"an input on one side only", "ELF same", "", "ELF same", "new", timing::timed, "inputs differ: data/in.txt"},
+      {"both", "ELF one", "rows 1", "ELF two", "rows 2", timing::timed, "programs differ: prog; inputs differ: data/in.txt"},
+  };
+  for (const auto& c : cases) {
+    const auto base = side(std::string("base-") + c.what, c.base_program, c.base_input);
+    const auto head = side(std::string("head-") + c.what, c.head_program, c.head_input);
+    const auto d = decide("b", base, head);
+    EXPECT_EQ(d.decision, c.decision) << c.what;
+    EXPECT_EQ(d.reason, c.reason) << c.what;
+  }
+  EXPECT_EQ(side("inputs", "ELF", "rows").inputs.size(), 1u) << "data/in.txt is read through the command line; --n 3 is no file";
 }
 
 TEST_F(affected_test, the_environment_of_env_toggles_counts) {
