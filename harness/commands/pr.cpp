@@ -20,9 +20,11 @@
 #include "harness/core/variant.hpp"
 #include "harness/exec/git.hpp"
 #include "harness/experiment/commit_arms.hpp"
+#include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/worktree.hpp"
 #include "harness/gate/pr_report.hpp"
+#include "harness/report/markdown_exporter.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -35,7 +37,7 @@ struct pr_flags {
   std::vector<std::string> toggles, benches;
   double budget_s = 600;
   int max_rounds = 30, layouts = 0;
-  bool no_confirm = false;
+  bool no_confirm = false, counts = false;
   std::string fail_on = "regression";
   std::string comment;  // default: <manifest dir>/.abtest/pr-comment.md
   measurement_flags measure;
@@ -99,8 +101,12 @@ gate::experiment_outcome measure(const gate::experiment_request& q, const manife
     plan.arms = std::move(base);
     plan.arms.insert(plan.arms.end(), head.begin(), head.end());
   }
+  // --counts: the first experiment's arms counted once under Valgrind; the rerun needs no second count.
+  const bool counted = f.counts && q.attempt == 0;
   const std::string id = create_experiment(store, &m, plan, g.command_line, current_machine(store),
-                                           {{"pr", {{"base", s.base}, {"head", s.head}, {"attempt", q.attempt}}}});
+                                           {{"pr", {{"base", s.base}, {"head", s.head}, {"attempt", q.attempt}}}, {"counts", counted}});
+  gate::experiment_outcome out;
+  if (counted) out.notes = measure_counts(store, m, plan, id, ctx);
   const double share = q.attempt == 0 && !f.no_confirm ? 0.6 : 1.0;
   const auto deadline = t0 + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(f.budget_s * share));
   bool budget_ended = false;
@@ -114,7 +120,6 @@ gate::experiment_outcome measure(const gate::experiment_request& q, const manife
   const execution done = execute(store, m, plan, id, source, samples, budgeted);
   // The budget ends a gate's experiment, not a run to resume: its verdicts are what it measured.
   if (budget_ended) store.set_experiment_status(id, db::experiment_status::complete, std::chrono::system_clock::now());
-  gate::experiment_outcome out;
   out.id = id;
   out.seed = q.seed;
   out.rounds = done.schedule.rounds_done;
@@ -123,6 +128,12 @@ gate::experiment_outcome measure(const gate::experiment_request& q, const manife
   for (const auto& row : done.analysis.rows) {
     if (is_auxiliary_metric(row.metric) || stats::is_count_metric(row.metric)) continue;
     out.metrics.push_back({row.metric, row.verdict, row.immaterial, row.primary, row.baseline_median, row.candidate_median, row.note});
+  }
+  if (counted) {
+    std::vector<std::string> variants;
+    for (const auto& arm : plan.arms) variants.push_back(arm.key);
+    for (const auto& e : report::find_mechanisms(variants, store.list_verdicts(id), store.list_counts(id)))
+      out.mechanisms.push_back(report::mechanism_markdown(e));
   }
   for (const auto& health : done.analysis.arms)
     if (!health.first_error.empty()) out.notes.push_back(fmt::format("a benchmark failed: {}", health.first_error));
@@ -198,6 +209,7 @@ int pr(const pr_flags& f, const global_options& g) {
   if (mm.rounds == 0 && f.max_rounds < 10) throw usage_error("--max-rounds must be at least 10 (the adaptive sequence starts at 10)");
   if (f.layouts == 1 || f.layouts < 0) throw usage_error("--layouts K needs K ≥ 2 seeded links per side");
   if (f.layouts > 0 && mm.rounds == 0) throw usage_error("--layouts runs fixed rounds — give --rounds N as well");
+  if (f.counts) require_valgrind();
   for (const auto& b : f.benches)
     if (!m.find_benchmark(b)) throw usage_error(fmt::format("--bench {}: no such benchmark in {}", b, m.path.string()));
   const variant v = variant_from_flags(f.toggles, m);
@@ -267,6 +279,7 @@ static const registrar reg(47, [](CLI::App& app, global_options& g, action& act)
   cmd->add_option("--budget-s", f->budget_s, "wall budget of the measurements in seconds (default 600)");
   cmd->add_option("--max-rounds", f->max_rounds, "adaptive: at most this many rounds per experiment (default 30)");
   cmd->add_option("--layouts", f->layouts, "K seeded links per side (with --rounds); the confirmation links afresh");
+  cmd->add_flag("--counts", f->counts, "also count both sides' benchmarks once under Valgrind: a mechanism block per moved benchmark");
   cmd->add_flag("--no-confirm", f->no_confirm, "report moves without the confirming second experiment (to measure its false alerts)");
   cmd->add_option("--fail-on", f->fail_on, "exit 1 on: regression (default), any change, never");
   cmd->add_option("--comment", f->comment, "the markdown comment's file (default: .abtest/pr-comment.md beside the manifest)");

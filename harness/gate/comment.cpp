@@ -102,6 +102,10 @@ std::string markdown_comment(const pr_report& r) {
   for (const auto& n : r.notes) out += fmt::format("- {}\n", n);
   if (g.first)
     for (const auto& n : g.first->notes) out += fmt::format("- {}\n", n);
+  if (g.first && !g.first->mechanisms.empty()) {
+    out += "\n#### Mechanisms (Valgrind counts of the first experiment's arms, exact)\n\n";
+    for (const auto& block : g.first->mechanisms) out += block;
+  }
   out += "\n</details>\n";
   return out;
 }

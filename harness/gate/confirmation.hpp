@@ -39,6 +39,8 @@ struct experiment_outcome {
   bool stopped_early = false;  // adaptive: every watched metric was decisive
   bool budget_ended = false;   // the wall budget stopped it before that
   std::vector<std::string> notes;
+  // With --counts: the mechanism blocks (Valgrind's exact counts) of what moved, as markdown.
+  std::vector<std::string> mechanisms;
 };
 
 // What the gate asks the measurer for.

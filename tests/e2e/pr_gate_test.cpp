@@ -114,6 +114,21 @@ TEST_F(pr_gate, a_planted_regression_is_confirmed_commented_alerted_and_fails) {
   EXPECT_EQ(json_of(again)["alerts"]["recorded"][0]["id"], j["alerts"]["recorded"][0]["id"]);
 }
 
+// --counts: the comment's details explain the regression in Valgrind's exact counts.
+TEST_F(pr_gate, counts_put_the_mechanism_in_the_comment) {
+  if (std::system("valgrind --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "valgrind is not installed (apt-get install valgrind)";
+  scratch dir("pr-counts");
+  const auto r = gate("slow", dir, {"--counts", "--fail-on", "never"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string comment = slurp(dir.path() / "pr.md");
+  const auto details = comment.find("<details>");
+  const auto mechanisms = comment.find("#### Mechanisms (Valgrind counts");
+  ASSERT_NE(mechanisms, std::string::npos) << comment;
+  EXPECT_GT(mechanisms, details) << "the blocks are in the collapsible details";
+  EXPECT_NE(comment.find("| Ir |", mechanisms), std::string::npos) << comment;
+  EXPECT_NE(comment.find("planted::run_rep", mechanisms), std::string::npos) << "the function that does the work";
+}
+
 TEST_F(pr_gate, a_ref_that_does_not_resolve_is_a_usage_error_naming_it) {
   scratch dir("pr-usage");
   const auto r = gate("docs", dir, {"--head", "no-such-branch"});
