@@ -8,11 +8,13 @@
 # One line per gate (kind, PR, mode, exit, wall, timed benchmarks, reported changes, unconfirmed,
 # rounds), then per kind and mode: PRs, PRs with a false alert, and the wall time.
 #
-# Usage: scripts/bench-pr-aa.sh [--prs N] [--out DIR] [--budget-s S] [--bench NAME]...
+# Usage: scripts/bench-pr-aa.sh [--prs N] [--out DIR] [--budget-s S] [--rounds N] [--bench NAME]...
 #                               [--project GIT_DIR --manifest FILE --touch SOURCE]
 #   --prs N        A/A pull requests of each kind (default 20)
 #   --out DIR      where the repository, the database, the comments and the log go (default: /tmp/…)
 #   --budget-s S   each gate's --budget-s (default 120)
+#   --rounds N     each gate's --rounds: N fixed rounds and a paired t CI instead of adaptive rounds
+#                  (whose always-valid CI is wider: fewer false alerts to cut, at more rounds)
 #   --bench NAME   only this benchmark (repeatable; default: all of the manifest's)
 #   --project DIR  instead of the planted fixture: a git repository (cloned, never changed), with
 #                  --manifest FILE, its abtest.json (committed at the clone's top), and --touch SOURCE,
@@ -20,13 +22,14 @@
 # ABTEST_BIN: an abtest binary already built (default: ./abtest, which builds the harness).
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
-prs=20 out="" budget=120 project="" manifest="" touch="" benches=()
+prs=20 out="" budget=120 project="" manifest="" touch="" benches=() rounds=()
 while (($#)); do
   case "$1" in
     --prs) prs="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --budget-s) budget="$2"; shift 2 ;;
     --bench) benches+=(--bench "$2"); shift 2 ;;
+    --rounds) rounds=(--rounds "$2"); shift 2 ;;
     --project) project="$2"; shift 2 ;;
     --manifest) manifest="$2"; shift 2 ;;
     --touch) touch="$2"; shift 2 ;;
@@ -63,13 +66,13 @@ git -C "$repo" commit -q -m "A/A base"
 
 log="$out/gates.tsv"
 printf 'kind\tpr\tmode\texit\twall_s\ttimed\treported\tunconfirmed\trounds_first\trounds_confirm\n' >"$log"
-echo "bench-pr-aa: $prs A/A pull requests of each kind in $repo, budget ${budget} s each; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+echo "bench-pr-aa: $prs A/A pull requests of each kind in $repo, budget ${budget} s each${rounds[1]:+, ${rounds[1]} fixed rounds}; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 # gate KIND PR MODE [FLAGS…]: one `abtest pr` of the checked-out branch against main, a line in the log.
 gate() {
   local kind="$1" pr="$2" mode="$3"; shift 3
   local json="$out/$kind-$pr-$mode.json" rc=0
-  (cd "$repo" && "$abtest" --json -q --db "$out/results.db" pr --base main --budget-s "$budget" -j 2 "${benches[@]}" \
+  (cd "$repo" && "$abtest" --json -q --db "$out/results.db" pr --base main --budget-s "$budget" -j 2 "${benches[@]}" "${rounds[@]}" \
      --comment "$out/$kind-$pr-$mode.md" "$@" >"$json" 2>"$out/$kind-$pr-$mode.err") || rc=$?
   if ((rc > 1)); then
     echo "error: abtest pr exited $rc on $kind PR $pr ($mode) — see $out/$kind-$pr-$mode.err" >&2

@@ -80,10 +80,11 @@ struct sides {
 };
 
 // One experiment of head against base on `q.benchmarks`, within the budget's deadline: the first
-// gets 60% of the budget when a confirmation may follow, the confirmation what is left.
+// gets 60% of the budget when a confirmation may follow, the confirmation what is left. The budget
+// is of the measurements: it starts after the builds, whose time the cache and the project decide.
 gate::experiment_outcome measure(const gate::experiment_request& q, const manifest& m, const measurement& mm, const pr_flags& f,
                                  const sides& s, commit_arms& arms, db::results_store& store, const experiment_context& ctx,
-                                 clock_type::time_point t0, const global_options& g) {
+                                 clock_type::time_point measuring_since, const global_options& g) {
   run_plan plan;
   plan.benchmarks = q.benchmarks;
   plan.params = mm.params;
@@ -108,7 +109,7 @@ gate::experiment_outcome measure(const gate::experiment_request& q, const manife
   gate::experiment_outcome out;
   if (counted) out.notes = measure_counts(store, m, plan, id, ctx);
   const double share = q.attempt == 0 && !f.no_confirm ? 0.6 : 1.0;
-  const auto deadline = t0 + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(f.budget_s * share));
+  const auto deadline = measuring_since + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(f.budget_s * share));
   bool budget_ended = false;
   experiment_context budgeted = ctx;
   budgeted.stop_between_rounds = [&] { return budget_ended = clock_type::now() >= deadline; };
@@ -246,9 +247,10 @@ int pr(const pr_flags& f, const global_options& g) {
     }
   }
 
+  const auto measuring_since = clock_type::now();
   const gate::gate_options options{f.no_confirm ? gate::confirm_mode::none : gate::confirm_mode::rerun, mm.seed};
   rep.result = gate::run_gate(std::move(decisions), options, [&](const gate::experiment_request& q) {
-    return measure(q, m, mm, f, s, arms, store, ctx, t0, g);
+    return measure(q, m, mm, f, s, arms, store, ctx, measuring_since, g);
   });
   record_alerts(store, rep);
   rep.exit_code = gate::policy_exit_code(rep.result, rep.policy);

@@ -114,6 +114,18 @@ TEST_F(pr_gate, a_planted_regression_is_confirmed_commented_alerted_and_fails) {
   EXPECT_EQ(json_of(again)["alerts"]["recorded"][0]["id"], j["alerts"]["recorded"][0]["id"]);
 }
 
+// A budget far below what 30 rounds take (each round runs both sides' benchmark: ≥ 0.1 s of work)
+// ends the first experiment early; what it measured is reported, and the comment says why.
+TEST_F(pr_gate, the_wall_budget_ends_the_measurement_and_says_so) {
+  scratch dir("pr-budget");
+  const auto r = gate("slow", dir, {"--budget-s", "0.5", "--fail-on", "never"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["first"]["budget_ended"], true) << j.dump(2);
+  EXPECT_LT(j["first"]["rounds"].get<int>(), 30);
+  EXPECT_NE(slurp(dir.path() / "pr.md").find("**stopped by the wall budget**"), std::string::npos);
+}
+
 // --counts: the comment's details explain the regression in Valgrind's exact counts.
 TEST_F(pr_gate, counts_put_the_mechanism_in_the_comment) {
   if (std::system("valgrind --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "valgrind is not installed (apt-get install valgrind)";
