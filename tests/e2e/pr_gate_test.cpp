@@ -126,6 +126,23 @@ TEST_F(pr_gate, the_wall_budget_ends_the_measurement_and_says_so) {
   EXPECT_NE(slurp(dir.path() / "pr.md").find("**stopped by the wall budget**"), std::string::npos);
 }
 
+// --layouts: each side relinked K times with seeded section orders, and the confirmation links
+// afresh — new seeds, so a layout that happened to favour one side cannot confirm itself.
+TEST_F(pr_gate, the_confirmation_runs_on_fresh_layouts) {
+  scratch dir("pr-layouts");
+  const auto r = gate("slow", dir, {"--rounds", "4", "--layouts", "2"});
+  if (r.code == 2 && r.err.find("ld.lld") != std::string::npos) GTEST_SKIP() << "lld is not installed: " << r.err;
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = json_of(r);
+  bool work_confirmed = false;
+  for (const auto& c : j["changed"]) work_confirmed |= c["metric"] == "planted.work_count" && c["confirmation"] == "confirmed";
+  EXPECT_TRUE(work_confirmed) << j.dump(2);
+  const auto seeds = run_abtest({"--db", (dir.path() / "r.db").string(), "query", "--format", "csv",
+                                 "SELECT COUNT(DISTINCT json_extract(details, '$.layout.seed')) FROM build"});
+  ASSERT_EQ(seeds.code, 0) << seeds.err;
+  EXPECT_NE(seeds.out.find("\n8"), std::string::npos) << "2 sides × 2 layouts × 2 experiments: " << seeds.out;
+}
+
 // --counts: the comment's details explain the regression in Valgrind's exact counts.
 TEST_F(pr_gate, counts_put_the_mechanism_in_the_comment) {
   if (std::system("valgrind --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "valgrind is not installed (apt-get install valgrind)";
