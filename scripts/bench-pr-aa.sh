@@ -6,7 +6,9 @@
 #            programs differ, so the timing path runs; any SLOWER/FASTER reported is a false alert;
 #   same   — a notes file no benchmark reads: the programs are identical, nothing is timed.
 # One line per gate (kind, PR, mode, exit, wall, timed benchmarks, reported changes, unconfirmed,
-# rounds), then per kind and mode: PRs, PRs with a false alert, and the wall time.
+# rounds), then per kind and mode: PRs, PRs with a false alert (a SLOWER/FASTER reported), PRs whose
+# first experiment read a move (what the same gates would have reported without the rerun: a paired
+# count beside the separate --no-confirm gates), and the wall time.
 #
 # Usage: scripts/bench-pr-aa.sh [--prs N] [--out DIR] [--budget-s S] [--rounds N] [--bench NAME]...
 #                               [--project GIT_DIR --manifest FILE --touch SOURCE]
@@ -99,15 +101,15 @@ for ((i = 1; i <= prs; i++)); do
 done
 
 echo >&2
-echo "kind    mode        PRs  false alerts  unconfirmed  wall_s mean  median  max   (load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "kind    mode        PRs  false alerts  first moved  wall_s mean  median  max   (load $(cut -d' ' -f1-3 /proc/loadavg))"
 for key in "binary confirm" "binary no-confirm" "same confirm"; do
   set -- $key
   # Sorted by wall time, so the median is the middle line (mawk has no sort of its own).
   awk -F'\t' -v kind="$1" -v mode="$2" 'NR > 1 && $1 == kind && $3 == mode' "$log" | sort -t$'\t' -k5,5g |
-    awk -F'\t' -v kind="$1" -v mode="$2" '{ n++; alerts += ($7 > 0); unconf += $8; sum += $5; w[n] = $5 }
+    awk -F'\t' -v kind="$1" -v mode="$2" '{ n++; alerts += ($7 > 0); moved += ($7 + $8 > 0); sum += $5; w[n] = $5 }
       END {
         if (!n) exit
         med = n % 2 ? w[(n + 1) / 2] : (w[n / 2] + w[n / 2 + 1]) / 2
-        printf "%-7s %-11s %3d  %12d  %11d  %11.1f  %6.1f  %5.1f\n", kind, mode, n, alerts, unconf, sum / n, med, w[n] }'
+        printf "%-7s %-11s %3d  %12d  %11d  %11.1f  %6.1f  %5.1f\n", kind, mode, n, alerts, moved, sum / n, med, w[n] }'
 done
 echo "the gates, one per line: $log"
