@@ -5,8 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <stdexcept>
-
+#include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 
 namespace abtest::gate {
@@ -35,7 +34,9 @@ benchmark_fingerprint fingerprint_of(const manifest& m, const arm_plan& arm, con
     const fs::path file = it != arm.programs.end() ? it->second : arm.bin / target;
     std::error_code ec;
     if (!fs::is_regular_file(file, ec))
-      throw std::runtime_error(fmt::format("the program {} of benchmark {} is not there after its build", file.string(), bench.name));
+      throw user_error(exit_code::build_failed,
+                       fmt::format("the program {} of benchmark {} is not there after its build — list its target in the manifest's "
+                                   "build.targets", file.string(), bench.name));
     f.programs[target] = sha256_file(file);
     program_files.push_back(fs::absolute(file).lexically_normal().string());
   }

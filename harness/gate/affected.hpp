@@ -35,8 +35,8 @@ struct benchmark_fingerprint {
 // The programs are the benchmark's `{bin}/NAME` targets (benchmark_programs), hashed where the
 // arm's build put them. Its inputs are the other command arguments, placeholders expanded, that name
 // a regular file — relative ones taken from `tree` (the side's copy of the manifest's folder): the
-// files a benchmark reads where the manifest names them. A program that is missing is an error for
-// the caller (the build said it built it): std::runtime_error naming the file.
+// files a benchmark reads where the manifest names them. A program that is missing after the build
+// is a user_error (exit 3) naming the file and the manifest key to fix.
 benchmark_fingerprint fingerprint_of(const manifest& m, const arm_plan& arm, const benchmark_spec& bench,
                                      const std::map<std::string, std::string>& params, const std::filesystem::path& tree);
 

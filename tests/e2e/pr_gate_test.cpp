@@ -1,6 +1,6 @@
 // `abtest pr` as a CI job runs it (docs/ci.md): a clone with full history of a generated repository
 // holding the planted fixture — main, a branch that changes only a file no benchmark reads, a branch
-// that plants 3× the work — `abtest pr --base origin/main --comment pr.md` with $GITHUB_STEP_SUMMARY
+// that plants 3× the work, one that does not build — `abtest pr --base origin/main --comment pr.md` with $GITHUB_STEP_SUMMARY
 // set, real builds and real runs.
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@ class pr_gate : public ::testing::Test {
     const fs::path work = fs::path(ABTEST_E2E_WORK_DIR);
     origin_ = work / "pr_origin";
     clone_ = work / "pr_clone";
-    if (!fs::exists(origin_ / ".git") || run_program("git", {"-C", origin_.string(), "rev-parse", "--verify", "-q", "slow"}).code != 0) {
+    if (!fs::exists(origin_ / ".git") || run_program("git", {"-C", origin_.string(), "rev-parse", "--verify", "-q", "broken"}).code != 0) {
       fs::remove_all(origin_);
       fs::remove_all(clone_);
       planted_copy(origin_);
@@ -35,6 +35,9 @@ class pr_gate : public ::testing::Test {
       git(origin_, {"checkout", "-q", "-b", "slow", "main"});
       set_work_percent(origin_, 300);
       git(origin_, {"commit", "-q", "-am", "three times the work"});
+      git(origin_, {"checkout", "-q", "-b", "broken", "main"});
+      std::ofstream(origin_ / "src" / "work.cpp", std::ios::app) << "\n#error \"does not build\"\n";
+      git(origin_, {"commit", "-q", "-am", "does not build"});
       git(origin_, {"checkout", "-q", "main"});
     }
     if (!fs::exists(clone_ / ".git")) {  // actions/checkout with fetch-depth: 0
@@ -46,6 +49,7 @@ class pr_gate : public ::testing::Test {
   // `abtest --json --db DB pr --base origin/main --comment pr.md ARGS…` in the clone at `branch`,
   // the step summary in `summary`.
   static cli_result gate(const std::string& branch, const scratch& dir, std::vector<std::string> args = {}) {
+    git(clone_, {"fetch", "-q", "origin"});
     git(clone_, {"checkout", "-q", "-f", "-B", branch, "origin/" + branch});
     ::setenv("GITHUB_STEP_SUMMARY", (dir.path() / "summary.md").c_str(), 1);
     std::vector<std::string> all{"--json", "--db", (dir.path() / "r.db").string(), "pr", "--base", "origin/main",
@@ -156,6 +160,14 @@ TEST_F(pr_gate, counts_put_the_mechanism_in_the_comment) {
   EXPECT_GT(mechanisms, details) << "the blocks are in the collapsible details";
   EXPECT_NE(comment.find("| Ir |", mechanisms), std::string::npos) << comment;
   EXPECT_NE(comment.find("planted::run_rep", mechanisms), std::string::npos) << "the function that does the work";
+}
+
+TEST_F(pr_gate, a_head_that_does_not_build_is_exit_3_with_its_log) {
+  scratch dir("pr-broken");
+  const auto r = gate("broken", dir);
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("error: the head ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("does not build"), std::string::npos) << r.err;
 }
 
 TEST_F(pr_gate, a_ref_that_does_not_resolve_is_a_usage_error_naming_it) {

@@ -7,6 +7,8 @@
 
 #include <fstream>
 
+#include "harness/core/errors.hpp"
+
 namespace abtest::gate {
 namespace {
 
@@ -80,7 +82,13 @@ TEST_F(affected_test, the_environment_of_env_toggles_counts) {
 TEST_F(affected_test, a_missing_program_is_an_error_not_a_match) {
   arm_plan arm;
   arm.bin = dir_ / "nowhere";
-  EXPECT_THROW(fingerprint_of(m_, arm, bench_, {{"n", "3"}}, dir_), std::runtime_error);
+  try {
+    fingerprint_of(m_, arm, bench_, {{"n", "3"}}, dir_);
+    FAIL() << "a missing program was fingerprinted";
+  } catch (const user_error& e) {
+    EXPECT_EQ(e.code(), exit_code::build_failed);
+    EXPECT_NE(std::string(e.what()).find("build.targets"), std::string::npos) << e.what();
+  }
 }
 
 TEST(timed_benchmarks, keeps_the_order_and_only_the_timed) {
