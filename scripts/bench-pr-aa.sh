@@ -96,7 +96,8 @@ for ((i = 1; i <= prs; i++)); do
 
   git -C "$repo" checkout -q -B "aa-same-$i" main
   printf 'note %d\n' "$i" >>"$repo/ABTEST_AA_NOTES.txt"
-  git -C "$repo" add -A && git -C "$repo" commit -q -m "A/A: notes only ($i)"
+  git -C "$repo" add -f ABTEST_AA_NOTES.txt  # -f: a project may ignore *.txt
+  git -C "$repo" commit -q -m "A/A: notes only ($i)"
   gate same "$i" confirm
 done
 
