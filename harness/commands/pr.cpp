@@ -72,12 +72,45 @@ std::string head_name(const manifest& m, const std::string& flag, const std::str
   return branch.empty() || branch == "HEAD" ? sha.substr(0, 12) : branch;
 }
 
-// --- measure ---------------------------------------------------------------------------------
+// --- decide ----------------------------------------------------------------------------------
 
 struct sides {
   std::string base, head;
   arm_plan base_arm, head_arm;
 };
+
+// Builds both sides (exit 3 when one does not build) and decides, per benchmark of --bench (default:
+// all), whether the change can affect it; `notes` hears of inputs that differ.
+std::vector<gate::benchmark_decision> decide_benchmarks(const manifest& m, const pr_flags& f, const measurement& mm,
+                                                        commit_arms& arms, sides& s, std::vector<std::string>& notes) {
+  std::vector<const benchmark_spec*> benches;
+  for (const auto& b : m.benchmarks)
+    if (f.benches.empty() || std::find(f.benches.begin(), f.benches.end(), b.name) != f.benches.end()) benches.push_back(&b);
+  std::vector<gate::benchmark_decision> decisions;
+  if (s.base == s.head) {
+    for (const auto* b : benches) decisions.push_back({b->name, gate::timing::identical, "the head is the merge base: no change"});
+    return decisions;
+  }
+  for (const auto& [sha, arm, what] : {std::tuple{s.base, &s.base_arm, "the merge base"}, {s.head, &s.head_arm, "the head"}}) {
+    const auto built = arms(sha);
+    if (!built)
+      throw user_error(exit_code::build_failed, fmt::format("{} ({}) does not build — last lines of {}\n(fix its build, or give "
+                                                            "--base a commit that builds)", what, sha.substr(0, 12), arms.failure(sha)));
+    *arm = *built;
+  }
+  const fs::path within = fs::relative(m.dir, m.source_dir);  // the manifest's folder inside each side's tree
+  const auto fingerprint = [&](const std::string& sha, const arm_plan& arm, const benchmark_spec& b) {
+    return gate::fingerprint_of(arms.at(sha), arm, b, mm.params, arms.at(sha).source_dir / within);
+  };
+  for (const auto* b : benches) {
+    decisions.push_back(gate::decide(b->name, fingerprint(s.base, s.base_arm, *b), fingerprint(s.head, s.head_arm, *b)));
+    if (decisions.back().reason.find("inputs differ") != std::string::npos)
+      notes.push_back(fmt::format("{}: its input files differ, but both sides run in {} and read the files there", b->name, m.dir.string()));
+  }
+  return decisions;
+}
+
+// --- measure ---------------------------------------------------------------------------------
 
 // One experiment of head against base on `q.benchmarks`, within the budget's deadline: the first
 // gets 60% of the budget when a confirmation may follow, the confirmation what is left. The budget
@@ -225,27 +258,8 @@ int pr(const pr_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, &m));
   const experiment_context ctx = context_for(g);
   commit_arms arms(m, store, ctx, v, mm.jobs);
-  std::vector<gate::benchmark_decision> decisions;
   sides s{rep.base, rep.head, {}, {}};
-  if (rep.base == rep.head) {
-    for (const auto& b : m.benchmarks) decisions.push_back({b.name, gate::timing::identical, "the head is the merge base: no change"});
-  } else {
-    for (const auto& [sha, arm, what] : {std::tuple{rep.base, &s.base_arm, "the merge base"}, {rep.head, &s.head_arm, "the head"}}) {
-      const auto built = arms(sha);
-      if (!built)
-        throw user_error(exit_code::build_failed, fmt::format("{} ({}) does not build — last lines of {}\n(fix its build, or "
-                                                              "give --base a commit that builds)", what, sha.substr(0, 12), arms.failure(sha)));
-      *arm = *built;
-    }
-    const fs::path within = fs::relative(m.dir, m.source_dir);  // the manifest's folder inside each side's tree
-    for (const auto& b : m.benchmarks) {
-      if (!f.benches.empty() && std::find(f.benches.begin(), f.benches.end(), b.name) == f.benches.end()) continue;
-      decisions.push_back(gate::decide(b.name, gate::fingerprint_of(arms.at(rep.base), s.base_arm, b, mm.params, arms.at(rep.base).source_dir / within),
-                                       gate::fingerprint_of(arms.at(rep.head), s.head_arm, b, mm.params, arms.at(rep.head).source_dir / within)));
-      if (decisions.back().reason.find("inputs differ") != std::string::npos)
-        rep.notes.push_back(fmt::format("{}: its input files differ, but both sides run in {} and read the files there", b.name, m.dir.string()));
-    }
-  }
+  std::vector<gate::benchmark_decision> decisions = decide_benchmarks(m, f, mm, arms, s, rep.notes);
 
   const auto measuring_since = clock_type::now();
   const gate::gate_options options{f.no_confirm ? gate::confirm_mode::none : gate::confirm_mode::rerun, mm.seed};
