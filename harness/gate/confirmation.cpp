@@ -6,12 +6,8 @@
 namespace abtest::gate {
 
 const char* to_string(confirmation c) {
-  switch (c) {
-    case confirmation::confirmed: return "confirmed";
-    case confirmation::unconfirmed: return "unconfirmed";
-    case confirmation::not_checked: return "not_checked";
-  }
-  return "not_checked";
+  static constexpr const char* names[] = {"confirmed", "unconfirmed", "not_checked"};  // in the enum's order
+  return names[static_cast<int>(c)];
 }
 
 std::uint64_t confirmation_seed(std::uint64_t seed) {

@@ -3,23 +3,26 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "harness/core/errors.hpp"
 
 namespace abtest::gate {
 
+namespace {
+constexpr std::pair<fail_on, const char*> spellings[] = {
+    {fail_on::regression, "regression"}, {fail_on::any, "any"}, {fail_on::never, "never"}};
+}  // namespace
+
 const char* to_string(fail_on f) {
-  switch (f) {
-    case fail_on::regression: return "regression";
-    case fail_on::any: return "any";
-    case fail_on::never: return "never";
-  }
+  for (const auto& [value, name] : spellings)
+    if (value == f) return name;
   return "regression";
 }
 
 fail_on parse_fail_on(const std::string& text) {
-  if (text == "regression") return fail_on::regression;
-  if (text == "any") return fail_on::any;
-  if (text == "never") return fail_on::never;
+  for (const auto& [value, name] : spellings)
+    if (text == name) return value;
   throw usage_error(fmt::format("--fail-on {}: expected regression, any or never", text));
 }
 
