@@ -159,6 +159,7 @@ gate::experiment_outcome measure(const gate::experiment_request& q, const manife
   out.rounds = done.schedule.rounds_done;
   out.stopped_early = done.schedule.stopped_early;
   out.budget_ended = budget_ended;
+  out.failed = done.analysis.any_failed();
   for (const auto& row : done.analysis.rows) {
     if (is_auxiliary_metric(row.metric) || stats::is_count_metric(row.metric)) continue;
     out.metrics.push_back({row.metric, row.verdict, row.immaterial, row.primary, row.baseline_median, row.candidate_median, row.note});

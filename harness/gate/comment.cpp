@@ -44,7 +44,9 @@ std::string summary_line(const pr_report& r) {
   const auto timed = timed_benchmarks(g.benchmarks);
   const std::size_t untimed = g.benchmarks.size() - timed.size();
   std::string what;
-  if (!g.invalid_metrics().empty())
+  if (g.any_failed())
+    what = "a benchmark failed — its error is under How it measured";
+  else if (!g.invalid_metrics().empty())
     what = fmt::format("INVALID: the head fails its correctness checks ({})", fmt::join(g.invalid_metrics(), ", "));
   else if (timed.empty())
     what = untimed == 1 ? std::string("no benchmark can change: it runs identical programs on both sides — nothing timed")
@@ -100,8 +102,9 @@ std::string markdown_comment(const pr_report& r) {
     out += "- no confirmation was needed: nothing moved\n";
   out += fmt::format("- policy `--fail-on {}`, exit code {}\n", to_string(r.policy), r.exit_code);
   for (const auto& n : r.notes) out += fmt::format("- {}\n", n);
-  if (g.first)
-    for (const auto& n : g.first->notes) out += fmt::format("- {}\n", n);
+  for (const auto* e : {g.first ? &*g.first : nullptr, g.second ? &*g.second : nullptr})
+    if (e)
+      for (const auto& n : e->notes) out += fmt::format("- {}\n", n);
   if (g.first && !g.first->mechanisms.empty()) {
     out += "\n#### Mechanisms (Valgrind counts of the first experiment's arms, exact)\n\n";
     for (const auto& block : g.first->mechanisms) out += block;

@@ -29,6 +29,8 @@ std::vector<std::string> gate_result::invalid_metrics() const {
   return out;
 }
 
+bool gate_result::any_failed() const { return (first && first->failed) || (second && second->failed); }
+
 int gate_result::regressions() const {
   return static_cast<int>(std::count_if(changed.begin(), changed.end(), [](const changed_metric& c) {
     return reported(c) && c.first.verdict == stats::verdict::slower;

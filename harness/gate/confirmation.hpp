@@ -38,6 +38,7 @@ struct experiment_outcome {
   int rounds = 0;              // measured rounds
   bool stopped_early = false;  // adaptive: every watched metric was decisive
   bool budget_ended = false;   // the wall budget stopped it before that
+  bool failed = false;         // an invocation failed or timed out (the notes say which): exit 4
   std::vector<std::string> notes;
   // With --counts: the mechanism blocks (Valgrind's exact counts) of what moved, as markdown.
   std::vector<std::string> mechanisms;
@@ -75,6 +76,7 @@ struct gate_result {
   confirm_mode confirm = confirm_mode::rerun;
 
   std::vector<std::string> invalid_metrics() const;  // INVALID in the first experiment: failed checks
+  bool any_failed() const;                           // a benchmark invocation of either experiment failed
   int regressions() const;                           // reported SLOWER
   int improvements() const;                          // reported FASTER
   int unconfirmed() const;

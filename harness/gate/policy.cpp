@@ -27,7 +27,7 @@ fail_on parse_fail_on(const std::string& text) {
 }
 
 int policy_exit_code(const gate_result& r, fail_on policy) {
-  if (!r.invalid_metrics().empty()) return static_cast<int>(abtest::exit_code::bench_failed);
+  if (!r.invalid_metrics().empty() || r.any_failed()) return static_cast<int>(abtest::exit_code::bench_failed);
   const bool fails = policy == fail_on::regression ? r.regressions() > 0
                      : policy == fail_on::any      ? r.regressions() + r.improvements() > 0
                                                    : false;

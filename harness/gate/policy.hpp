@@ -13,7 +13,7 @@ const char* to_string(fail_on f);
 fail_on parse_fail_on(const std::string& text);
 
 // 4 when a metric is INVALID (the head fails its correctness checks: no speed verdict can pass it,
-// whatever the policy); else 1 when the policy fails — regression: a reported SLOWER; any: a
+// whatever the policy) or a benchmark invocation failed, as for `run`; else 1 when the policy fails — regression: a reported SLOWER; any: a
 // reported SLOWER or FASTER; never: nothing —; else 0. Unconfirmed changes never fail.
 int policy_exit_code(const gate_result& r, fail_on policy);
 

@@ -25,7 +25,7 @@ nlohmann::json to_json(const metric_result& m) {
 nlohmann::json to_json(const std::optional<experiment_outcome>& e) {
   if (!e) return nullptr;
   return {{"experiment", e->id}, {"seed", e->seed}, {"rounds", e->rounds}, {"stopped_early", e->stopped_early},
-          {"budget_ended", e->budget_ended}, {"mechanisms", e->mechanisms}};
+          {"budget_ended", e->budget_ended}, {"failed", e->failed}, {"mechanisms", e->mechanisms}};
 }
 
 nlohmann::json to_json(const alert_ref& a) {

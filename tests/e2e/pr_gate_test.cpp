@@ -170,6 +170,18 @@ TEST_F(pr_gate, a_head_that_does_not_build_is_exit_3_with_its_log) {
   EXPECT_NE(r.err.find("does not build"), std::string::npos) << r.err;
 }
 
+// Built with the fixture's CRASH toggle the benchmark dies by SIGSEGV on both sides: exit 4, as
+// `run` does, whatever --fail-on says, with the error in the comment.
+TEST_F(pr_gate, a_benchmark_that_crashes_is_exit_4) {
+  scratch dir("pr-crash");
+  const auto r = gate("slow", dir, {"--toggle", "CRASH", "--rounds", "2", "--fail-on", "never"});
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_EQ(json_of(r)["first"]["failed"], true);
+  const std::string comment = slurp(dir.path() / "pr.md");
+  EXPECT_NE(comment.find("**abtest pr: error** — a benchmark failed"), std::string::npos) << comment;
+  EXPECT_NE(comment.find("- a benchmark failed: "), std::string::npos) << comment;
+}
+
 TEST_F(pr_gate, a_ref_that_does_not_resolve_is_a_usage_error_naming_it) {
   scratch dir("pr-usage");
   const auto r = gate("docs", dir, {"--head", "no-such-branch"});

@@ -54,6 +54,12 @@ TEST(policy_exit_code, an_invalid_head_is_exit_4_even_with_never) {
   EXPECT_EQ(policy_exit_code(r, fail_on::never), 4);
 }
 
+TEST(policy_exit_code, a_failed_benchmark_is_exit_4_even_with_never) {
+  auto r = with(verdict::slower, confirmation::confirmed);
+  r.first->failed = true;
+  EXPECT_EQ(policy_exit_code(r, fail_on::never), 4);
+}
+
 TEST(parse_fail_on, knows_the_three_policies_and_refuses_others) {
   EXPECT_EQ(parse_fail_on("regression"), fail_on::regression);
   EXPECT_EQ(parse_fail_on("any"), fail_on::any);
