@@ -74,7 +74,7 @@ std::string head_name(const manifest& m, const std::string& flag, const std::str
 
 // --- decide ----------------------------------------------------------------------------------
 
-struct sides {
+struct pr_sides {
   std::string base, head;
   arm_plan base_arm, head_arm;
 };
@@ -82,7 +82,7 @@ struct sides {
 // Builds both sides (exit 3 when one does not build) and decides, per benchmark of --bench (default:
 // all), whether the change can affect it; `notes` hears of inputs that differ.
 std::vector<gate::benchmark_decision> decide_benchmarks(const manifest& m, const pr_flags& f, const measurement& mm,
-                                                        commit_arms& arms, sides& s, std::vector<std::string>& notes) {
+                                                        commit_arms& arms, pr_sides& s, std::vector<std::string>& notes) {
   std::vector<const benchmark_spec*> benches;
   for (const auto& b : m.benchmarks)
     if (f.benches.empty() || std::find(f.benches.begin(), f.benches.end(), b.name) != f.benches.end()) benches.push_back(&b);
@@ -115,9 +115,9 @@ std::vector<gate::benchmark_decision> decide_benchmarks(const manifest& m, const
 // One experiment of head against base on `q.benchmarks`, within the budget's deadline: the first
 // gets 60% of the budget when a confirmation may follow, the confirmation what is left. The budget
 // is of the measurements: it starts after the builds, whose time the cache and the project decide.
-gate::experiment_outcome measure(const gate::experiment_request& q, const manifest& m, const measurement& mm, const pr_flags& f,
-                                 const sides& s, commit_arms& arms, db::results_store& store, const experiment_context& ctx,
-                                 clock_type::time_point measuring_since, const global_options& g) {
+gate::experiment_outcome measure_pr(const gate::experiment_request& q, const manifest& m, const measurement& mm, const pr_flags& f,
+                                    const pr_sides& s, commit_arms& arms, db::results_store& store, const experiment_context& ctx,
+                                    clock_type::time_point measuring_since, const global_options& g) {
   run_plan plan;
   plan.benchmarks = q.benchmarks;
   plan.params = mm.params;
@@ -233,7 +233,7 @@ void write_comment(const fs::path& file, const std::string& markdown) {
   }
 }
 
-int pr(const pr_flags& f, const global_options& g) {
+int run_pr_gate(const pr_flags& f, const global_options& g) {
   const auto t0 = clock_type::now();
   gate::pr_report rep;
   rep.policy = gate::parse_fail_on(f.fail_on);
@@ -259,13 +259,13 @@ int pr(const pr_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, &m));
   const experiment_context ctx = context_for(g);
   commit_arms arms(m, store, ctx, v, mm.jobs);
-  sides s{rep.base, rep.head, {}, {}};
+  pr_sides s{rep.base, rep.head, {}, {}};
   std::vector<gate::benchmark_decision> decisions = decide_benchmarks(m, f, mm, arms, s, rep.notes);
 
   const auto measuring_since = clock_type::now();
   const gate::gate_options options{f.no_confirm ? gate::confirm_mode::none : gate::confirm_mode::rerun, mm.seed};
   rep.result = gate::run_gate(std::move(decisions), options, [&](const gate::experiment_request& q) {
-    return measure(q, m, mm, f, s, arms, store, ctx, measuring_since, g);
+    return measure_pr(q, m, mm, f, s, arms, store, ctx, measuring_since, g);
   });
   record_alerts(store, rep);
   rep.exit_code = gate::policy_exit_code(rep.result, rep.policy);
@@ -286,7 +286,7 @@ int pr(const pr_flags& f, const global_options& g) {
 
 }  // namespace
 
-static const registrar reg(47, [](CLI::App& app, global_options& g, action& act) {
+static const registrar pr_command(47, [](CLI::App& app, global_options& g, action& act) {
   auto f = std::make_shared<pr_flags>();
   auto* cmd = app.add_subcommand("pr", "the pull-request gate: merge base vs head, changed programs timed, moves confirmed");
   cmd->add_option("--base", f->base, "the base branch; its merge base with the head is compared (default: origin/main, else main)");
@@ -303,7 +303,7 @@ static const registrar reg(47, [](CLI::App& app, global_options& g, action& act)
   f->measure.rounds = 0;
   add_measurement_options(cmd, f->measure, {.rounds_help = "fixed rounds per experiment instead of adaptive (default: adaptive)",
                                             .simulate_help = ""});
-  cmd->callback([f, &g, &act] { act = [f, &g] { return pr(*f, g); }; });
+  cmd->callback([f, &g, &act] { act = [f, &g] { return run_pr_gate(*f, g); }; });
 });
 
 }  // namespace abtest::cli
