@@ -11,6 +11,7 @@
 #include "harness/commands/bisect.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
+#include "harness/experiment/commit_arms.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/counts/mechanism_format.hpp"
 #include "harness/experiment/worktree.hpp"
@@ -20,42 +21,6 @@
 
 namespace abtest::cli {
 namespace {
-
-// Builds the chosen variant of one commit in its own worktree and build root (memoised).
-class commit_arms {
- public:
-  commit_arms(const manifest& m, db::results_store& store, experiment_context ctx, variant v, int jobs)
-      : m_(m), store_(store), ctx_(std::move(ctx)), v_(std::move(v)), jobs_(jobs) {}
-
-  std::optional<arm_plan> operator()(const std::string& sha) {
-    if (const auto it = cache_.find(sha); it != cache_.end()) return it->second;
-    const manifest& at = *manifests_.emplace(sha, std::make_unique<manifest>(manifest_at_commit(m_, sha))).first->second;
-    builder_options bo;
-    bo.jobs = jobs_;
-    bo.build_root = build_root_for(m_, sha);
-    const auto built = build_and_record(at, v_, store_, builder(at, bo), ctx_);
-    std::optional<arm_plan> arm;
-    if (built.outcome.ok) {
-      arm = arm_for(at, v_, built);
-      arm->key = fmt::format("{}@{}", v_.key(m_), sha.substr(0, 12));
-      relinks_.built(arm->key, at, built.outcome);
-    }
-    return cache_.emplace(sha, arm).first->second;
-  }
-
-  // The k layout arms of a commit's arm (experiment_oracle::relinker), linked once per seed.
-  std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k) { return relinks_.layouts(plan, arm, k); }
-
- private:
-  const manifest& m_;
-  db::results_store& store_;
-  experiment_context ctx_;
-  variant v_;
-  int jobs_;
-  std::map<std::string, std::unique_ptr<manifest>> manifests_;
-  std::map<std::string, std::optional<arm_plan>> cache_;
-  relink_cache relinks_{store_, ctx_};
-};
 
 // --- resolve ---------------------------------------------------------------------------------
 

@@ -33,6 +33,14 @@ std::string table(const text_table& t) {
 
 }  // namespace
 
+std::string mechanism_markdown(const mechanism_entry& m) {
+  std::string out = fmt::format("### {}: {} vs {}\n\nExplains {}.\n\n", m.benchmark, m.block.candidate_label, m.block.base_label,
+                                explained_verdicts(m));
+  for (const auto& line : mechanism_remarks(m.block)) out += fmt::format("- {}\n", line);
+  for (const auto& t : mechanism_tables(m.block)) out += "\n" + table(t);
+  return out + "\n";
+}
+
 std::string markdown_exporter::render(const report_data& r) const {
   std::string out = fmt::format("# abtest report — {}\n\n", r.title);
   if (!r.experiment.empty())
@@ -68,13 +76,7 @@ std::string markdown_exporter::render(const report_data& r) const {
   effects_table("Offsets (ln ratio, pulling the other way)", "offset");
   if (r.mechanisms && !r.mechanisms->empty()) {
     out += "## Mechanisms (Valgrind counts, exact)\n\n";
-    for (const auto& m : *r.mechanisms) {
-      out += fmt::format("### {}: {} vs {}\n\nExplains {}.\n\n", m.benchmark, m.block.candidate_label, m.block.base_label,
-                         explained_verdicts(m));
-      for (const auto& line : mechanism_remarks(m.block)) out += fmt::format("- {}\n", line);
-      for (const auto& t : mechanism_tables(m.block)) out += "\n" + table(t);
-      out += "\n";
-    }
+    for (const auto& m : *r.mechanisms) out += mechanism_markdown(m);
   }
   if (!r.phases.empty()) {
     std::set<std::string> names;

@@ -83,6 +83,23 @@ inline cli_result run_abtest(const std::vector<std::string>& args, const fs::pat
   return run_program(ABTEST_BIN, args, cwd);
 }
 
+// `git -C repo ARGS…`, which must succeed; the first line of its output.
+inline std::string git(const fs::path& repo, std::vector<std::string> args) {
+  args.insert(args.begin(), {"-C", repo.string()});
+  const auto r = run_program("git", args);
+  EXPECT_EQ(r.code, 0) << "git " << args[2] << ": " << r.err;
+  return r.out.substr(0, r.out.find('\n'));
+}
+
+// Fixed identities and dates for the commits a test makes, so a generated repository has the same
+// shas on every run (and its build folders under .abtest stay valid between runs).
+inline void fixed_git_identity() {
+  for (const auto& [k, v] : {std::pair{"GIT_AUTHOR_NAME", "abtest"}, {"GIT_AUTHOR_EMAIL", "abtest@example.org"},
+                             {"GIT_COMMITTER_NAME", "abtest"}, {"GIT_COMMITTER_EMAIL", "abtest@example.org"},
+                             {"GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"}, {"GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"}})
+    ::setenv(k, v, 1);
+}
+
 inline nlohmann::json json_of(const cli_result& r) {
   try {
     return nlohmann::json::parse(r.out);
@@ -120,6 +137,20 @@ inline fs::path planted_copy(const fs::path& dest) {
   m.erase("reference");
   write_if_changed(dest / "abtest.json", m.dump(2) + "\n");
   return dest / "abtest.json";
+}
+
+// Plants a slow-down in a planted_copy at `dir`: the work of each repetition, 100% in the fixture,
+// set to `percent` (200: twice the work). ADD_FAILURE when the fixture's source no longer has it.
+inline void set_work_percent(const fs::path& dir, int percent) {
+  std::string work = slurp(dir / "src" / "work.cpp");
+  const std::string from = "std::uint64_t percent = 100;";
+  const auto at = work.find(from);
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "the fixture's work.cpp changed: update set_work_percent";
+    return;
+  }
+  work.replace(at, from.size(), "std::uint64_t percent = " + std::to_string(percent) + ";");
+  std::ofstream(dir / "src" / "work.cpp", std::ios::trunc) << work;
 }
 
 // Culprits of a bisect --json answer as sets of toggle names.

@@ -10,23 +10,13 @@ namespace {
 constexpr int commits = 16;
 constexpr int slow_commit = 11;
 
-std::string git(const fs::path& repo, std::vector<std::string> args) {
-  args.insert(args.begin(), {"-C", repo.string()});
-  const auto r = run_program("git", args);
-  EXPECT_EQ(r.code, 0) << "git " << args[2] << ": " << r.err;
-  return r.out.substr(0, r.out.find('\n'));
-}
-
 // The repository, generated once with fixed identities and dates so its commits have the same
 // shas on every run (and their build folders under .abtest stay valid between runs).
 class commit_bisect : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     use_parent_launcher();
-    for (const auto& [k, v] : {std::pair{"GIT_AUTHOR_NAME", "abtest"}, {"GIT_AUTHOR_EMAIL", "abtest@example.org"},
-                               {"GIT_COMMITTER_NAME", "abtest"}, {"GIT_COMMITTER_EMAIL", "abtest@example.org"},
-                               {"GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"}, {"GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"}})
-      ::setenv(k, v, 1);
+    fixed_git_identity();
     repo_ = fs::path(ABTEST_E2E_WORK_DIR) / "commits_repo";
     if (fs::exists(repo_ / ".git") && run_program("git", {"-C", repo_.string(), "rev-list", "--count", "HEAD"}).out == "16\n") {
       git(repo_, {"checkout", "-q", "-f", "main"});
@@ -37,12 +27,7 @@ class commit_bisect : public ::testing::Test {
       std::ofstream(repo_ / ".gitignore") << ".abtest/\n";
       for (int i = 0; i < commits; ++i) {
         if (i == slow_commit) {
-          std::string work = slurp(repo_ / "src" / "work.cpp");
-          const std::string from = "std::uint64_t percent = 100;";
-          const auto at = work.find(from);
-          ASSERT_NE(at, std::string::npos) << "the fixture's work.cpp changed: update this test";
-          work.replace(at, from.size(), "std::uint64_t percent = 200;");
-          std::ofstream(repo_ / "src" / "work.cpp", std::ios::trunc) << work;
+          set_work_percent(repo_, 200);
         } else {
           std::ofstream(repo_ / "NOTES.txt", std::ios::app) << "note " << i << "\n";
         }
