@@ -326,10 +326,10 @@ benchmark_spec parse_benchmark(const validator& v, const json& j, const std::str
   if (!std::regex_match(b.name, name_re))
     v.fail(where + ".name", fmt::format("\"{}\" is not a valid benchmark name", b.name),
            "use 1–32 characters [a-z0-9_] starting with a letter (it prefixes metric names)");
-  if (!j.contains("format")) v.fail(where + ".format", "missing", "use one of: gbench, json, lines");
+  if (!j.contains("format")) v.fail(where + ".format", "missing", "use one of: gbench, json, lines, process");
   const std::string format = v.string(j["format"], where + ".format");
   if (const auto f = exec::parse_output_format(format)) b.format = *f;
-  else v.fail(where + ".format", fmt::format("unknown format \"{}\"", format), "use one of: gbench, json, lines");
+  else v.fail(where + ".format", fmt::format("unknown format \"{}\"", format), "use one of: gbench, json, lines, process");
   if (!j.contains("command")) v.fail(where + ".command", "missing", "give the program and its arguments as an array");
   b.command = v.strings(j["command"], where + ".command");
   if (b.command.empty() || b.command.front().empty())

@@ -10,6 +10,7 @@ std::string_view to_string(output_format format) {
     case output_format::gbench: return "gbench";
     case output_format::json: return "json";
     case output_format::lines: return "lines";
+    case output_format::process: return "process";
   }
   return "unknown";
 }
@@ -18,6 +19,7 @@ std::optional<output_format> parse_output_format(std::string_view text) {
   if (text == "gbench") return output_format::gbench;
   if (text == "json") return output_format::json;
   if (text == "lines") return output_format::lines;
+  if (text == "process") return output_format::process;
   return std::nullopt;
 }
 
@@ -32,9 +34,14 @@ parsed_output parse_output(output_format format, std::string_view bench, std::st
       both += stderr_text;
       return parse_lines(bench, pattern, both);
     }
+    case output_format::process: {
+      parsed_output p;  // nothing to read: the executor adds the process's metrics
+      p.status = sample_status::ok;
+      return p;
+    }
   }
   parsed_output p;
-  p.error = "unknown output format — use gbench, json or lines";
+  p.error = "unknown output format — use gbench, json, lines or process";
   return p;
 }
 

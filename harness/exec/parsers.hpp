@@ -1,4 +1,5 @@
-// Parsers of benchmark output for the three `format`s of design §4: gbench, json, lines.
+// Parsers of benchmark output for the `format`s of design §4: gbench, json, lines (and process,
+// whose output is not read).
 #pragma once
 
 #include <map>
@@ -12,9 +13,11 @@
 
 namespace abtest::exec {
 
-enum class output_format { gbench, json, lines };
+// `process`: the program's output is not read (a command-line tool that prints a hash, a file); its
+// metrics are those every sample carries, the process's own: wall_s, user_s, sys_s, maxrss_mib, ….
+enum class output_format { gbench, json, lines, process };
 
-// "gbench", "json", "lines".
+// "gbench", "json", "lines", "process".
 std::string_view to_string(output_format format);
 std::optional<output_format> parse_output_format(std::string_view text);
 

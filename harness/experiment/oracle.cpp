@@ -36,9 +36,12 @@ std::string choose_metric(const manifest& m, const std::string& flag, const sear
     for (const auto& [name, _] : s->metrics)
       if (name.size() > 8 && name.compare(name.size() - 8, 8, ".total_s") == 0) totals.push_back(name);
   } else {
-    // Google Benchmark output names its metrics after its benchmarks, never `total_s`.
-    for (const auto& b : m.benchmarks)
-      if (b.format != exec::output_format::gbench) totals.push_back(b.name + ".total_s");
+    // Google Benchmark output names its metrics after its benchmarks, never `total_s`; a `process`
+    // benchmark's time is the process's wall_s.
+    for (const auto& b : m.benchmarks) {
+      if (b.format == exec::output_format::process) totals.push_back(b.name + ".wall_s");
+      else if (b.format != exec::output_format::gbench) totals.push_back(b.name + ".total_s");
+    }
   }
   if (!flag.empty()) {
     const bool known = s ? s->metrics.count(flag) > 0 : m.find_benchmark(benchmark_of(flag)) != nullptr;

@@ -72,6 +72,10 @@ sample_outcome run(const std::string& folder, output_format format = output_form
       inv.pattern = R"(PLANTED_(?:TIMING|COUNT): (\w+) ([0-9.]+) ?(ms)?)";
       inv.argv = {bin + "/planted-bench", "--reps", "1", "--units", std::to_string(units), "--format", "lines"};
       break;
+    case output_format::process:  // the same program, its output not read
+      inv.bench = "planted_process";
+      inv.argv = {bin + "/planted-bench", "--reps", "1", "--units", std::to_string(units)};
+      break;
   }
   inv.format = format;
   return run_benchmark(inv);
@@ -88,7 +92,7 @@ std::string file_bytes(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-TEST(planted_fixture, base_reports_exact_work_in_all_three_formats) {
+TEST(planted_fixture, base_reports_exact_work_in_every_format) {
   ASSERT_EQ(build("work", {}, {"planted-bench", "planted-gbench"}).exit_code, 0);
   const sample_outcome json = run("work");
   ASSERT_EQ(json.status, sample_status::ok) << json.error;
@@ -110,6 +114,14 @@ TEST(planted_fixture, base_reports_exact_work_in_all_three_formats) {
   ASSERT_EQ(lines.status, sample_status::ok) << lines.error;
   EXPECT_EQ(lines.metrics.at("planted_lines.work_count"), units);
   EXPECT_GT(lines.metrics.at("planted_lines.total_s"), 0.0);
+
+  // `process`: nothing read from the output, so only the process's own metrics, and still ok.
+  const sample_outcome process = run("work", output_format::process);
+  ASSERT_EQ(process.status, sample_status::ok) << process.error;
+  EXPECT_GT(process.metrics.at("planted_process.wall_s"), 0.0);
+  EXPECT_GT(process.metrics.at("planted_process.maxrss_mib"), 0.0);
+  EXPECT_EQ(process.metrics.count("planted_process.work_count"), 0u) << "the JSON it printed was not read";
+  EXPECT_TRUE(process.checks.empty());
 }
 
 TEST(planted_fixture, null_builds_byte_identical_binaries_in_another_folder) {
