@@ -2,10 +2,12 @@
 #include "harness/experiment/oracle.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "db/error.hpp"
 #include "harness/core/analysis.hpp"
@@ -109,6 +111,24 @@ void fill_log_values(const std::string& metric, arm_set_result& r) {
     if (it == s.metrics.end() || !(it->second > 0) || !std::isfinite(it->second)) continue;
     r.log_values[static_cast<std::size_t>(s.arm)][static_cast<std::size_t>(s.round - 1)] = std::log(it->second);
   }
+}
+
+// A search asks for one metric throughout: when the benchmark's samples ran fine and none of them
+// holds it, no number of rounds will, so the search stops at its first measurement with what the
+// benchmark does report, rather than spending every comparison up to its round cap.
+void require_metric(const std::string& metric, const arm_set_result& r) {
+  const std::string bench = metric.substr(0, metric.find('.'));
+  std::set<std::string> reported;
+  bool ran = false;
+  for (const auto& s : r.samples) {
+    if (s.warmup || s.status != exec::sample_status::ok || s.benchmark != bench) continue;
+    if (s.metrics.count(metric)) return;
+    ran = true;
+    for (const auto& [name, _] : s.metrics) reported.insert(name);
+  }
+  if (!ran) return;  // nothing ran well: a failed build or benchmark, which the search skips
+  throw usage_error(fmt::format("--metric {}: benchmark {} ran but reports no such metric; it reports {} — pass --metric with one of them",
+                                metric, bench, fmt::join(reported, ", ")));
 }
 
 // The mean ln metric of each layout arm over its rounds, per variant group: [group][layout]. With
@@ -275,6 +295,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
   if (s_.fixed_rounds > 0) {
     // Fixed n: a retry doubles the rounds of a fresh experiment (the first one's evidence is not reused).
     r = run_arms({baseline, candidate}, s_.fixed_rounds * (request.attempt + 1), s_.kind);
+    require_metric(s_.metric, r);
     if (r.plan.layouts > 0 || r.plan.duet)
       e = analysed_estimate(r, s_.metric, 1.0 - request.alpha);  // layout means (Welch) or the duet's crossover
     else
@@ -289,6 +310,12 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     const int start = std::min(request.min_rounds > 0 ? request.min_rounds : s_.min_rounds, cap);
     const double tau = request.tau > 0.0 ? request.tau : adaptive_tau;
     r = begin_arms({baseline, candidate}, start, s_.kind, {{"adaptive_cap", cap}});
+    try {
+      require_metric(s_.metric, r);
+    } catch (const user_error&) {
+      conclude(store_, r.experiment_id, r.analysis, r.interrupted);  // what it measured stays, concluded
+      throw;
+    }
     for (;;) {
       e = stats::msprt_interval(paired_differences(r), tau, request.alpha, request.known_variance);
       if (stats::decide(e, request.margin, metric_direction(s_.metric)).value != stats::verdict::inconclusive ||
@@ -342,6 +369,7 @@ search::matrix_result experiment_oracle::run_matrix(const std::vector<search::le
   }
   if (arms.size() < 2) return out;
   const arm_set_result r = run_arms(std::move(arms), rounds, s_.kind, {{"design_configs", keys}});
+  require_metric(s_.metric, r);
   if (r.plan.layouts > 0) {
     const auto means = layout_log_means(r);
     for (std::size_t a = 0; a < index.size(); ++a) out.log_values[index[a]] = means[a];

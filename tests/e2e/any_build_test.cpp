@@ -264,6 +264,21 @@ TEST(any_build, bisect_without_a_metric_asks_for_one_when_no_total_s_can_exist) 
   EXPECT_FALSE(fs::exists(p.repo / ".abtest/build")) << "asked before building anything";
 }
 
+// A metric the benchmark never reports stops the search at its first measurement, naming the ones it
+// does report, instead of running every comparison to its round cap and failing at the matrix.
+TEST(any_build, bisect_on_a_metric_the_benchmark_never_reports_stops_at_the_first_comparison) {
+  planted_repo p;
+  p.manifest["toggles"] = {{{"id", "SCALE"}, {"env", "PLANTED_WORK_SCALE"}, {"levels", {"1", "2"}}}};
+  p.write_manifest();
+  const auto r = p.abtest({"bisect", "--to", "all", "--metric", "planted.no_such_s"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--metric planted.no_such_s: benchmark planted ran but reports no such metric"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("planted.work_count"), std::string::npos) << "the metrics it does report are named\n" << r.err;
+  const auto runs = p.abtest({"query", "SELECT count(*) AS n FROM experiment"});
+  ASSERT_EQ(runs.code, 0) << runs.err;
+  EXPECT_LE(json_of(runs).at(0)["n"].get<int>(), 2) << "the search and its first comparison, nothing more\n" << runs.out;
+}
+
 TEST(any_build, bad_manifests_of_the_new_kinds_are_refused_and_nothing_is_written) {
   planted_repo p;
   p.write_manifest();
