@@ -91,7 +91,7 @@ namespace {
 // ride on it (the masking scenario showed 4 in 100).
 void confirm_pair(search_session& session, const levels& from, const std::vector<factor>& factors, culprit& c,
                   const std::vector<int>& members, const std::vector<culprit>& mains, const search_options& options,
-                  double known_difference_variance) {
+                  const ask_options& after_matrix) {
   const auto supported = [&](const std::string& name) {
     return std::any_of(mains.begin(), mains.end(), [&](const culprit& m) {
       return m.confirmed.value_or(false) && m.toggles == std::vector<std::string>{name};
@@ -110,10 +110,10 @@ void confirm_pair(search_session& session, const levels& from, const std::vector
   // confidence sequence tuned to the effect it checks decides sooner (Johari et al. 2017, §4).
   o.tau = std::max(o.tau, std::abs(c.effect));
   // After a matrix its noise is known: the contrast y₁₁ − y₁₀ − y₀₁ + y₀₀ has twice an A/B
-  // difference's variance, and three rounds are enough to start from.
-  if (std::isfinite(known_difference_variance)) {
-    o.known_variance = 2.0 * known_difference_variance;
-    o.min_rounds = confirm_min_rounds;
+  // difference's variance, and it starts from the confirmations' rounds.
+  if (std::isfinite(after_matrix.known_variance)) {
+    o.known_variance = 2.0 * after_matrix.known_variance;
+    o.min_rounds = after_matrix.min_rounds;
   }
   stats::log_estimate e;
   four_cells(session, from, factors, members[0], members[1], o, e);
@@ -209,7 +209,7 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
   for (auto& [c, members] : found) {
     if (options.confirm && members.size() == 2) {
-      confirm_pair(session, from, factors, c, members, report.culprits, options, confirm_how.known_variance);
+      confirm_pair(session, from, factors, c, members, report.culprits, options, confirm_how);
     } else if (options.confirm) {
       // The mixture at the scale of the effect it checks decides sooner (Johari et al. 2017, §4).
       ask_options for_this = confirm_how;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 #include "harness/stats/descriptive.hpp"
@@ -20,12 +19,15 @@ double log_mixture_lr(int n, double mean, double variance, double tau) {
          n * nt2 * mean * mean / (2.0 * variance * (variance + nt2));
 }
 
-log_estimate interval(int n, double m, double variance, double tau, double alpha) {
+// The interval at n from the sample's own (plug-in) variance, or from the larger of it and a variance
+// known beforehand (NaN: none). `spread` stays the sample's, which a search pools across comparisons.
+log_estimate interval(int n, double m, double plug_in, double known, double tau, double alpha) {
   log_estimate out;
   out.n = n;
   out.estimate = m;
   if (n < 2) return out;
-  out.spread = std::sqrt(variance);
+  const double variance = std::isfinite(known) ? std::max(plug_in, known) : plug_in;
+  out.spread = std::sqrt(plug_in);
   const double h = msprt_half_width(n, variance, tau, alpha);
   out.ci_low = m - h;
   out.ci_high = m + h;
@@ -38,9 +40,6 @@ log_estimate interval(int n, double m, double variance, double tau, double alpha
   }
   return out;
 }
-
-// The variance a sequence uses: the plug-in, or the larger of it and a variance known beforehand.
-double with_known(double plug_in, double known) { return std::isfinite(known) ? std::max(plug_in, known) : plug_in; }
 
 }  // namespace
 
@@ -55,17 +54,11 @@ double msprt_half_width(int n, double variance, double tau, double alpha) {
   return std::sqrt(scale * bracket);
 }
 
-log_estimate msprt_interval(std::span<const double> d, double tau, double alpha) {
-  return msprt_interval(d, tau, alpha, std::numeric_limits<double>::quiet_NaN());
-}
-
 log_estimate msprt_interval(std::span<const double> d, double tau, double alpha, double known_variance) {
   const int n = static_cast<int>(d.size());
   if (n == 0) return log_estimate{};
   const double s = n >= 2 ? sd(d) : 0.0;
-  log_estimate out = interval(n, mean(d), with_known(s * s, known_variance), tau, alpha);
-  if (out.has_ci) out.spread = s;  // what this sample spread, for pooling; the CI used the larger
-  return out;
+  return interval(n, mean(d), s * s, known_variance, tau, alpha);
 }
 
 adaptive_monitor::adaptive_monitor(sequential_options options) : options_(options) {
@@ -85,9 +78,7 @@ void adaptive_monitor::add(double d) {
 
 log_estimate adaptive_monitor::raw() const {
   const double variance = n_ >= 2 ? m2_ / (n_ - 1) : 0.0;
-  log_estimate out = interval(n_, mean_, with_known(variance, options_.known_variance), options_.tau, options_.alpha);
-  if (out.has_ci) out.spread = std::sqrt(variance);  // this sample's spread, for pooling
-  return out;
+  return interval(n_, mean_, variance, options_.known_variance, options_.tau, options_.alpha);
 }
 
 log_estimate adaptive_monitor::current() const {

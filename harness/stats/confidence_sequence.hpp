@@ -31,11 +31,11 @@ double msprt_half_width(int n, double variance, double tau, double alpha);
 
 // The confidence sequence at the current n over the differences d, with the plug-in sample
 // variance: estimate = mean d, CI = mean ± msprt_half_width, p_value = min(1, 1/Λ_n) with Λ_n the
-// mixture likelihood ratio against mean 0. n < 2 → no CI.
-log_estimate msprt_interval(std::span<const double> d, double tau = 0.02, double alpha = 0.05);
-// The same with a variance known beforehand (sequential_options::known_variance): the larger of it
-// and the plug-in; NaN = the plug-in alone, as above.
-log_estimate msprt_interval(std::span<const double> d, double tau, double alpha, double known_variance);
+// mixture likelihood ratio against mean 0. n < 2 → no CI. With a variance known beforehand
+// (sequential_options::known_variance) the CI uses the larger of it and the plug-in; NaN = the
+// plug-in alone.
+log_estimate msprt_interval(std::span<const double> d, double tau = 0.02, double alpha = 0.05,
+                            double known_variance = std::numeric_limits<double>::quiet_NaN());
 
 // Feed one round's d = ln V − ln B at a time and ask whether to stop. Uses the always-valid interval
 // from min_rounds on (no CI before), so stopping at the first decisive verdict keeps the error level α
