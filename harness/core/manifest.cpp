@@ -93,20 +93,20 @@ const std::regex& placeholder_pattern() {
   return re;
 }
 
-// Each build system as the manifest knows it: its name, the keys its `build` object takes and the
-// toggle kind of its own (design §3.1). A new system is a row here and a driver in harness/build/.
+// Each build system as the manifest knows it: its name and the keys its `build` object takes
+// (design §3.1); the toggle kinds it honours are in kind_keys(). A new system is a row here, its
+// kind in kind_keys(), and a driver in harness/build/.
 struct system_row {
   build_system system;
   const char* name;
   std::vector<std::string> keys;  // of the `build` object
-  const char* kind;               // its own toggle kind key
 };
 const std::vector<system_row>& system_rows() {
   static const std::vector<system_row> rows = {
-      {build_system::cmake, "cmake", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"}, "option"},
-      {build_system::cargo, "cargo", {"system", "profile", "targets", "args", "without_cuda_args"}, "feature"},
-      {build_system::command, "command", {"system", "command", "bin", "targets", "without_cuda_args"}, "var"},
-      {build_system::meson, "meson", {"system", "build_type", "targets", "args", "without_cuda_args"}, "option"},
+      {build_system::cmake, "cmake", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"}},
+      {build_system::cargo, "cargo", {"system", "profile", "targets", "args", "without_cuda_args"}},
+      {build_system::command, "command", {"system", "command", "bin", "targets", "without_cuda_args"}},
+      {build_system::meson, "meson", {"system", "build_type", "targets", "args", "without_cuda_args"}},
   };
   return rows;
 }
@@ -133,6 +133,14 @@ const std::vector<kind_key>& kind_keys() {
       {"revert", toggle_kind::revert, {}},
   };
   return keys;
+}
+
+// The kind keys that only some systems honour and `system` is among: its own ("option" for cmake).
+std::string own_kinds(build_system system) {
+  std::vector<std::string> keys;
+  for (const auto& k : kind_keys())
+    if (std::find(k.systems.begin(), k.systems.end(), system) != k.systems.end()) keys.push_back(k.key);
+  return fmt::format("{}", fmt::join(keys, ", "));
 }
 
 void parse_levels(const validator& v, const json& j, const std::string& where, toggle_spec& t) {
@@ -170,7 +178,7 @@ void parse_kind(const validator& v, const json& j, const std::string& where, bui
   const std::string key = where + "." + k.key;
   if (!k.systems.empty() && std::find(k.systems.begin(), k.systems.end(), system) == k.systems.end())
     v.fail(key, fmt::format("a {} project cannot honour \"{}\"", to_string(system), k.key),
-           fmt::format("use a toggle kind of {} projects ({}), or env, patch or revert", to_string(system), row_of(system).kind));
+           fmt::format("use a toggle kind of {} projects ({}), or env, patch or revert", to_string(system), own_kinds(system)));
   t.kind = k.kind;
   static const std::regex name_re("[A-Za-z_][A-Za-z0-9_]*");
   static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_/+.-]*");
