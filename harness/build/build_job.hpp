@@ -129,6 +129,10 @@ struct configure_outcome {
 configure_outcome configure_once(const build_job& j, const std::vector<std::string>& line, const std::string& configured,
                                  const std::string& afresh, std::size_t afresh_at, const std::function<void()>& before = {});
 
+// `-D<option>=<value>` for every option toggle of the job's variant, off levels too, so that a
+// configured folder never keeps a level from an earlier configure (CMake and Meson take the same form).
+std::vector<std::string> option_definitions(const build_job& j);
+
 // Counts the lines of `text` that match `pattern` (links, compiled crates in a tool's output).
 int count_matches(const std::string& text, const std::string& pattern);
 

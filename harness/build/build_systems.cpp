@@ -36,6 +36,14 @@ configure_outcome configure_once(const build_job& j, const std::vector<std::stri
   return out;
 }
 
+std::vector<std::string> option_definitions(const build_job& j) {
+  std::vector<std::string> out;
+  const auto levels = j.v.all_levels(j.m);
+  for (const auto& t : j.m.toggles)
+    if (t.kind == toggle_kind::option) out.push_back(fmt::format("-D{}={}", t.option, *t.value_of(levels.at(t.id))));
+  return out;
+}
+
 int count_matches(const std::string& text, const std::string& pattern) {
   const std::regex re(pattern);
   return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));

@@ -1,5 +1,5 @@
 // Builds one variant in its own folder with the project's build system (CMake, Cargo, Meson or a command),
-// through a compiler cache shared by all variants, and records what it cost (DESIGN §3.1, §5).
+// through a compiler cache shared by all variants, and records what it cost (design §3.1, §5).
 //
 //   builder b(m, {.jobs = 2});
 //   build_outcome r = b.build(parse_variant_spec("A1=4", m));
@@ -103,7 +103,7 @@ class builder {
 source_state read_source_state(const std::filesystem::path& dir);
 
 // The part of `v` that the build sees: `env` toggles left out, so that variants that differ only
-// in them share one build (DESIGN §3.1).
+// in them share one build (design §3.1).
 variant build_part(const variant& v, const manifest& m);
 // The environment that `v`'s `env` toggles give the benchmark processes (off levels too): each
 // level's value (toggle_spec::value_of), nullopt where the level unsets the variable.

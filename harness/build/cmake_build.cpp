@@ -28,7 +28,7 @@ std::vector<std::string> configure_line(const build_job& j, const std::vector<st
   const manifest& m = j.m;
   std::vector<std::string> argv = {"cmake", "-S", j.source.string(), "-B", j.dir.string(),
                                    "-G", m.build.generator, "-DCMAKE_BUILD_TYPE=" + m.build.build_type};
-  // Every compiler through the cache (DESIGN §5): CUDA too, so kernels are compiled once.
+  // Every compiler through the cache (design §5): CUDA too, so kernels are compiled once.
   if (const fs::path ccache = find_on_path("ccache"); !ccache.empty())
     for (const char* lang : {"C", "CXX", "CUDA"})
       argv.push_back(fmt::format("-DCMAKE_{}_COMPILER_LAUNCHER={}", lang, ccache.string()));
@@ -36,10 +36,7 @@ std::vector<std::string> configure_line(const build_job& j, const std::vector<st
   if (j.without_cuda)
     for (const auto& arg : m.build.without_cuda_args) argv.push_back(arg);
   for (const auto& arg : extra) argv.push_back(arg);
-  // Every option toggle, off levels too, so a folder never keeps a level from an earlier configure.
-  const auto levels = j.v.all_levels(m);
-  for (const auto& t : m.toggles)
-    if (t.kind == toggle_kind::option) argv.push_back(fmt::format("-D{}={}", t.option, *t.value_of(levels.at(t.id))));
+  for (auto& d : option_definitions(j)) argv.push_back(std::move(d));
   return argv;
 }
 

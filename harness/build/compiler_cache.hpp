@@ -15,7 +15,7 @@
 
 namespace abtest {
 
-// What one build cost and why (DESIGN §5; the build record stores it).
+// What one build cost and why (design §5; the build record stores it).
 struct build_cost {
   std::optional<int> objects_compiled;  // compiler runs that produced an object (cache misses + uncached)
   std::optional<int> cache_hits;

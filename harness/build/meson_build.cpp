@@ -32,10 +32,7 @@ std::vector<std::string> setup_line(const build_job& j) {
   for (const auto& a : j.m.build.args) argv.push_back(a);
   if (j.without_cuda)
     for (const auto& a : j.m.build.without_cuda_args) argv.push_back(a);
-  // Every option toggle, off levels too, so a folder never keeps a level from an earlier setup.
-  const auto levels = j.v.all_levels(j.m);
-  for (const auto& t : j.m.toggles)
-    if (t.kind == toggle_kind::option) argv.push_back(fmt::format("-D{}={}", t.option, *t.value_of(levels.at(t.id))));
+  for (auto& d : option_definitions(j)) argv.push_back(std::move(d));
   return argv;
 }
 

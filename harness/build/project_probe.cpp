@@ -363,7 +363,7 @@ project_draft probe_project(const fs::path& source, const fs::path& manifest_dir
   d.manifest["source_dir"] = rel.empty() ? "." : rel.string();
   d.manifest["params"] = json::object();
   if (d.manifest["toggles"].empty())
-    d.to_do.push_back("no toggles were found: add one per optimization (DESIGN §3.1: option, feature, var, env, patch, revert)");
+    d.to_do.push_back("no toggles were found: add one per optimization (docs/design.md §3.1: option, feature, var, env, patch, revert)");
   if (d.manifest["benchmarks"].empty()) d.to_do.push_back("no benchmark program was found: add at least one under \"benchmarks\"");
   // Keys in the order a reader expects.
   json ordered = json::object();

@@ -15,7 +15,7 @@
 namespace abtest {
 
 struct project_draft {
-  nlohmann::ordered_json manifest;     // DESIGN §3 / §3.1, ready to validate
+  nlohmann::ordered_json manifest;     // design §3 / §3.1, ready to validate
   std::vector<std::string> guessed;    // what was read or guessed, one line each
   std::vector<std::string> to_do;      // what the user still has to fill in or check
   std::vector<std::string> left_out;   // options and programs that are not toggles or benchmarks, and why

@@ -1,5 +1,5 @@
 // A variant's source tree: the project folder itself, or a git worktree of a snapshot of it with
-// the variant's patch and revert toggles applied (DESIGN §3.1).
+// the variant's patch and revert toggles applied (design §3.1).
 //
 //   source_snapshot snap = snapshot_source(m);             // HEAD, or `git stash create` when dirty
 //   source_tree t = prepare_source_tree(m, v, snap, dir);  // dir/src, patches applied in manifest order
