@@ -170,8 +170,10 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
     for (const auto& e : report::find_mechanisms(variants, store.list_verdicts(id), store.list_counts(id)))
       out.mechanisms.push_back(report::mechanism_markdown(e));
   }
-  for (const auto& health : done.analysis.arms)
-    if (!health.first_error.empty()) out.notes.push_back(fmt::format("a benchmark failed: {}", health.first_error));
+  // Per arm, named as the run report names them: both sides failing alike read as two lines, not one twice.
+  for (std::size_t a = 0; a < done.analysis.arms.size(); ++a)
+    if (const auto& health = done.analysis.arms[a]; !health.first_error.empty())
+      out.notes.push_back(fmt::format("a benchmark failed: {} {}", plan.arms[a].key, health.first_error));
   if (done.schedule.interrupted && !budget_ended)
     throw user_error(exit_code::bench_failed, fmt::format("interrupted — experiment {} is incomplete; run `abtest pr` again", id));
   return out;
