@@ -1,12 +1,11 @@
-// SHA-256 (FIPS 180-4 §6.2): no crypto library is among the project's dependencies, and the
-// harness only needs a collision-resistant fingerprint of build outputs.
+// SHA-256 of strings and files through Debian's nettle: the harness only needs a collision-resistant
+// fingerprint of build outputs, and a well-kept library is one copy of FIPS 180-4 for the whole tree.
 #include "harness/core/sha256.hpp"
 
 #include <fmt/format.h>
+#include <nettle/sha2.h>
 
 #include <array>
-#include <cstdint>
-#include <cstring>
 #include <fstream>
 #include <vector>
 
@@ -15,88 +14,33 @@
 namespace abtest {
 namespace {
 
-// FIPS 180-4 §4.2.2: the first 32 bits of the fractional parts of the cube roots of the first 64 primes.
-constexpr std::array<uint32_t, 64> k_round = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-constexpr uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
-
-class sha256 {
- public:
-  void update(const unsigned char* data, size_t n) {
-    length_ += n;
-    while (n > 0) {
-      const size_t take = std::min(n, block_.size() - used_);
-      std::memcpy(block_.data() + used_, data, take);
-      used_ += take, data += take, n -= take;
-      if (used_ == block_.size()) compress(), used_ = 0;
-    }
-  }
-
-  std::string hex() {
-    const uint64_t bits = length_ * 8;
-    const unsigned char pad = 0x80, zero = 0;
-    update(&pad, 1);
-    while (used_ != 56) update(&zero, 1);
-    unsigned char len[8];
-    for (int i = 0; i < 8; ++i) len[i] = static_cast<unsigned char>(bits >> (56 - 8 * i));
-    update(len, 8);
-    std::string out;
-    for (uint32_t word : state_) out += fmt::format("{:08x}", word);
-    return out;
-  }
-
- private:
-  void compress() {
-    uint32_t w[64];
-    for (int i = 0; i < 16; ++i)
-      w[i] = uint32_t(block_[4 * i]) << 24 | uint32_t(block_[4 * i + 1]) << 16 | uint32_t(block_[4 * i + 2]) << 8 | block_[4 * i + 3];
-    for (int i = 16; i < 64; ++i) {
-      const uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-      const uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    auto [a, b, c, d, e, f, g, h] = state_;
-    for (int i = 0; i < 64; ++i) {
-      const uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k_round[i] + w[i];
-      const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-      h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
-    }
-    const uint32_t next[8] = {a, b, c, d, e, f, g, h};
-    for (int i = 0; i < 8; ++i) state_[i] += next[i];
-  }
-
-  // FIPS 180-4 §5.3.3: initial hash value.
-  std::array<uint32_t, 8> state_ = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  std::array<unsigned char, 64> block_{};
-  size_t used_ = 0;
-  uint64_t length_ = 0;
-};
+std::string hex_digest(sha256_ctx& ctx) {
+  std::array<uint8_t, SHA256_DIGEST_SIZE> digest{};
+  sha256_digest(&ctx, digest.size(), digest.data());
+  std::string out;
+  out.reserve(2 * digest.size());
+  for (const uint8_t b : digest) out += fmt::format("{:02x}", b);
+  return out;
+}
 
 }  // namespace
 
 std::string sha256_hex(std::string_view data) {
-  sha256 h;
-  h.update(reinterpret_cast<const unsigned char*>(data.data()), data.size());
-  return h.hex();
+  sha256_ctx ctx;
+  sha256_init(&ctx);
+  sha256_update(&ctx, data.size(), reinterpret_cast<const uint8_t*>(data.data()));
+  return hex_digest(ctx);
 }
 
 std::string sha256_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw user_error(exit_code::build_failed, fmt::format("cannot read {} to hash it — check the build produced it", path.string()));
-  sha256 h;
+  sha256_ctx ctx;
+  sha256_init(&ctx);
   std::vector<char> buf(1 << 16);
   while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0)
-    h.update(reinterpret_cast<const unsigned char*>(buf.data()), static_cast<size_t>(in.gcount()));
-  return h.hex();
+    sha256_update(&ctx, static_cast<size_t>(in.gcount()), reinterpret_cast<const uint8_t*>(buf.data()));
+  return hex_digest(ctx);
 }
 
 }  // namespace abtest

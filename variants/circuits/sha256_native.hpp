@@ -26,20 +26,18 @@ inline constexpr std::array<uint32_t, 8> sha256_iv = {0x6a09e667, 0xbb67ae85, 0x
 
 using sha256_digest = std::array<uint8_t, 32>;
 
-// One application of the compression function to a 64-byte block (FIPS 180-4 §6.2.2).
-void sha256_compress(std::array<uint32_t, 8>& state, const uint8_t* block);
-
-// Incremental hashing of a byte stream.
+// Incremental hashing of a byte stream, through Debian's nettle (the one SHA-256 of the tree; the
+// constants above are for the gadget, which computes the same function inside the circuit).
 class sha256_hasher {
  public:
+  sha256_hasher();
   void update(std::span<const uint8_t> data);
   sha256_digest finish();
 
  private:
-  std::array<uint32_t, 8> state_ = sha256_iv;
-  std::array<uint8_t, 64> buffer_{};
-  size_t buffered_ = 0;
-  uint64_t total_bytes_ = 0;
+  // nettle's `struct sha256_ctx` (112 bytes), held in place so a hasher costs no allocation; its
+  // header is kept out of this one because it defines `sha256_digest` as a macro.
+  alignas(8) std::array<std::byte, 128> ctx_{};
 };
 
 sha256_digest sha256(std::span<const uint8_t> data);
