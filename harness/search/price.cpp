@@ -137,11 +137,11 @@ search_plan plan_search(int k, const unit_costs& u, const plan_options& o) {
   return plan;
 }
 
-price full_factorial_at(int k, double half_width, const unit_costs& u, int min_rounds) {
+price full_factorial_at(int k, double half_width, const unit_costs& u, int min_rounds, double se_factor) {
   const double configs = std::pow(2.0, std::min(k, 62));
   double rounds = min_rounds;
   if (half_width > 0.0 && std::isfinite(half_width)) {
-    const double n = std::ceil(std::pow(z_95 * 2.0 * u.sigma / half_width, 2.0));
+    const double n = std::ceil(std::pow(z_95 * se_factor * u.sigma / half_width, 2.0));
     rounds = std::max(rounds, std::ceil(n / configs));
   }
   price p;

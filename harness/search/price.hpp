@@ -34,7 +34,9 @@ struct plan_options {
   double alpha = 0.05;
   double power = 0.9;
   int min_ab_rounds = 10;   // an adaptive A/B's first look (design §7)
-  int min_matrix_rounds = 2;  // a matrix's error term is its config × round residual
+  // A matrix's error term is its config × round residual; its first rounds are the pilot whose
+  // residual sizes the rest (toggle_bisect.cpp: two rounds drew σ̂ too low too often).
+  int min_matrix_rounds = 3;
   int matrix_rounds = 0;    // > 0: the rounds a factorial and each A/B run (--rounds), not planned
 };
 
@@ -64,9 +66,12 @@ struct search_plan {
 inline constexpr int group_testing_from = 7;
 search_plan plan_search(int k, const unit_costs& u, const plan_options& o);
 
-// The full 2^k factorial that estimates every effect with the CI half-width `half_width` (at 95%,
-// SE = 2σ/√N, N = ⌈(1.96 · 2σ / half_width)²⌉ rounded up to whole rounds of 2^k configurations, at
-// least min_rounds of them): its runs, 2^k builds and wall. Saturates for k > 40.
-price full_factorial_at(int k, double half_width, const unit_costs& u, int min_rounds = 2);
+// The full 2^k factorial that estimates a term with the CI half-width `half_width` (at 95%): the
+// term's SE is c·σ/√N over N runs, so N = ⌈(1.96 · c · σ / half_width)²⌉, rounded up to whole rounds
+// of 2^k configurations, at least min_rounds of them; its runs, 2^k builds and wall. c is 2 for an
+// effect in ±1 coding (design §7: SE = 2σ/√N) and for a lone main effect in 0/1 coding; a main
+// effect re-fitted beside its pair is a cell contrast, and its c is larger (2√2 with one pair).
+// Saturates for k > 40.
+price full_factorial_at(int k, double half_width, const unit_costs& u, int min_rounds = 2, double se_factor = 2.0);
 
 }  // namespace abtest::search

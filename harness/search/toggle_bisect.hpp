@@ -58,6 +58,7 @@ struct bisect_report {
   // the noise measured (matrix residual, else the comparisons' pooled).
   price full_factorial;
   double half_width = 0.0;
+  double se_factor = 2.0;  // that term's SE·√N/σ̂ (full_factorial_at's c): 2, more for a main effect beside its pair
   double sigma = 0.0;
   // Kept for the JSON contract: 2^k configurations at the same number of rounds: the matrix's on the
   // factorial path, the mean rounds per comparison on the group-testing path.

@@ -4,6 +4,10 @@
 // --max-ratio of the full factorial in runs or wall.
 //
 //   abtest_search_cost [--seeds N] [--first SEED] [--design auto|full|half|group] [--min-exact R] [--max-ratio R] FILE...
+//
+// ABTEST_SEARCH_COST_PHASES=1 prints each seed's runs by phase on stderr (overall A/B, the design's
+// matrix, the rest: the corner a fraction lacks, confirmations); ABTEST_SEARCH_COST_VERBOSE=1 each
+// seed whose culprit set is not the expected one.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -76,6 +80,11 @@ row replicate_all(const std::string& file, int seeds, std::uint64_t first, desig
       }
       std::fprintf(stderr, "\n");
     }
+    if (std::getenv("ABTEST_SEARCH_COST_PHASES"))
+      std::fprintf(stderr, "%s seed %llu: overall %d runs (%d rounds), matrix %d×%d = %d, rest %d; hw %.4f sigma %.4f\n", r.name.c_str(),
+                   static_cast<unsigned long long>(first + i), b.overall.runs, b.overall.rounds, b.plan.chosen.configs, b.plan.chosen.rounds,
+                   b.plan.chosen.configs * b.plan.chosen.rounds, b.runs - b.overall.runs - b.plan.chosen.configs * b.plan.chosen.rounds,
+                   b.half_width, b.sigma);
     ++r.seeds;
     r.method = b.method;
     r.runs.push_back(b.used.runs);

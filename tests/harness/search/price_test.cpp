@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <algorithm>
 
 #include <stdexcept>
@@ -102,6 +104,9 @@ TEST(price, the_full_factorial_at_equal_precision_solves_se_for_n) {
   // Half the width, four times the runs.
   EXPECT_EQ(full_factorial_at(1, 0.005, u).runs, 246);
   EXPECT_GT(full_factorial_at(60, 0.01, u).runs, 1000000000000LL) << "saturates, does not overflow";
+  // A term whose SE is 2√2·σ/√N (a main effect re-fitted beside its pair) needs twice the runs for
+  // the same width: N = ⌈(1.96 · 2√2 · 0.02 / 0.01)²⌉ = 123 → 16 rounds of 8.
+  EXPECT_EQ(full_factorial_at(3, 0.01, u, 2, 2.0 * std::sqrt(2.0)).runs, 128);
 }
 
 }  // namespace
