@@ -24,12 +24,6 @@ constexpr spellings<experiment_status, 4> experiment_status_names{{{experiment_s
                                                                    {experiment_status::incomplete, "incomplete"},
                                                                    {experiment_status::failed, "failed"}}};
 constexpr spellings<arm_role, 2> arm_role_names{{{arm_role::baseline, "baseline"}, {arm_role::candidate, "candidate"}}};
-constexpr spellings<sample_status, 6> sample_status_names{{{sample_status::ok, "ok"},
-                                                           {sample_status::failed, "failed"},
-                                                           {sample_status::timeout, "timeout"},
-                                                           {sample_status::crashed, "crashed"},
-                                                           {sample_status::no_metrics, "no_metrics"},
-                                                           {sample_status::bad_output, "bad_output"}}};
 constexpr spellings<verdict_kind, 5> verdict_kind_names{{{verdict_kind::slower, "slower"},
                                                          {verdict_kind::faster, "faster"},
                                                          {verdict_kind::same, "same"},
@@ -72,7 +66,6 @@ std::string_view to_string(build_status v) { return name_of(build_status_names, 
 std::string_view to_string(experiment_kind v) { return name_of(experiment_kind_names, v); }
 std::string_view to_string(experiment_status v) { return name_of(experiment_status_names, v); }
 std::string_view to_string(arm_role v) { return name_of(arm_role_names, v); }
-std::string_view to_string(sample_status v) { return name_of(sample_status_names, v); }
 std::string_view to_string(verdict_kind v) { return name_of(verdict_kind_names, v); }
 std::string_view to_string(changepoint_state v) { return name_of(changepoint_state_names, v); }
 std::string_view to_string(alert_state v) { return name_of(alert_state_names, v); }
@@ -95,7 +88,12 @@ experiment_status parse<experiment_status>(std::string_view t) {
 template <>
 arm_role parse<arm_role>(std::string_view t) { return value_of(arm_role_names, t, "arm role"); }
 template <>
-sample_status parse<sample_status>(std::string_view t) { return value_of(sample_status_names, t, "sample status"); }
+sample_status parse<sample_status>(std::string_view t) {
+  if (const auto status = parse_sample_status(t)) return *status;
+  std::string accepted;
+  for (const sample_status s : sample_statuses) accepted += (accepted.empty() ? "" : ", ") + std::string(to_string(s));
+  throw std::invalid_argument("unknown sample status '" + std::string(t) + "' — use one of " + accepted);
+}
 template <>
 verdict_kind parse<verdict_kind>(std::string_view t) { return value_of(verdict_kind_names, t, "verdict"); }
 template <>

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/sample/sample.hpp"
+
 namespace abtest::db {
 
 using time_point = std::chrono::system_clock::time_point;
@@ -21,7 +23,6 @@ enum class build_status { ok, failed };
 enum class experiment_kind { run, matrix, bisect, nightly, noise_floor, check };
 enum class experiment_status { running, complete, incomplete, failed };
 enum class arm_role { baseline, candidate };
-enum class sample_status { ok, failed, timeout, crashed, no_metrics, bad_output };
 enum class verdict_kind { slower, faster, same, inconclusive, invalid };
 enum class changepoint_state { new_ /* "new" is a keyword */, acknowledged, fixed, false_positive };
 /// An alert's triage state (issue #26): open while new, acknowledged or expected.
@@ -35,7 +36,6 @@ std::string_view to_string(build_status v);
 std::string_view to_string(experiment_kind v);
 std::string_view to_string(experiment_status v);
 std::string_view to_string(arm_role v);
-std::string_view to_string(sample_status v);
 std::string_view to_string(verdict_kind v);
 std::string_view to_string(changepoint_state v);
 std::string_view to_string(alert_state v);
@@ -115,31 +115,7 @@ struct experiment_record {
   std::vector<arm_record> arms;
 };
 
-/// One process invocation of one benchmark (design §6) and every metric it reported.
-struct sample_record {
-  std::int64_t id = 0;  ///< assigned by the store
-  std::string uuid;     ///< filled in by the store when empty; merges deduplicate on it
-  std::string experiment_id;
-  int arm_idx = 0;
-  std::string benchmark;
-  int round = 0;
-  int position = 0;     ///< order within the round
-  bool warmup = false;  ///< warm-up samples are numbered by their own rounds 0, 1, ...
-  std::int64_t machine_id = 0;
-  std::optional<std::int64_t> build_id;
-  std::optional<std::string> binary_hash;
-  time_point started_at{};
-  std::optional<double> duration_s;
-  std::optional<double> load_avg;
-  sample_status status = sample_status::ok;
-  std::optional<int> exit_code;
-  std::optional<int> signal;
-  std::optional<std::string> error;
-  std::optional<std::string> backend;  ///< what actually ran: "cpu" or "cuda"
-  nlohmann::json checks = nlohmann::json::object();
-  nlohmann::json context = nlohmann::json::object();
-  std::map<std::string, double> metrics;  ///< name → value; values must be finite
-};
+/// A sample is abtest::sample (harness/sample/sample.hpp): the one type from the executor to the store.
 
 /// What identifies a sample within its experiment: a resumed run skips the keys already stored.
 struct sample_key {

@@ -86,11 +86,11 @@ class results_store {
   /// Inserts one sample and all its metrics in one transaction; returns the sample's id. A second
   /// sample with the same (experiment, arm, benchmark, round, warmup) fails with
   /// SQLITE_CONSTRAINT_UNIQUE. Non-finite metric values throw std::invalid_argument.
-  std::int64_t insert_sample(const sample_record& sample);
+  std::int64_t insert_sample(const sample& s);
   /// The same for many samples in one transaction (all or none); returns their ids in order.
-  std::vector<std::int64_t> insert_samples(std::span<const sample_record> samples);
+  std::vector<std::int64_t> insert_samples(std::span<const sample> samples);
   /// All samples of the experiment with their metrics, in insertion order.
-  std::vector<sample_record> list_samples(std::string_view experiment_id);
+  std::vector<sample> list_samples(std::string_view experiment_id);
   /// The keys already stored, for --resume.
   std::set<sample_key> sample_keys(std::string_view experiment_id);
 

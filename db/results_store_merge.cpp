@@ -66,7 +66,7 @@ merge_report results_store::merge_from(const std::filesystem::path& source_path)
     }
     experiment_ids[source_id] = *target_id;
 
-    for (sample_record s : source.list_samples(source_id)) {
+    for (sample s : source.list_samples(source_id)) {
       if (find_id_by_uuid("sample", s.uuid)) {
         ++report.samples_present;
         continue;

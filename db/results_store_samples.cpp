@@ -1,6 +1,8 @@
 // db::results_store: samples with their metrics — written whole, read back for analysis and resume.
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string>
 #include <stdexcept>
 
 #include "db/ids.hpp"
@@ -15,6 +17,20 @@ using namespace codec;
 
 namespace {
 
+/// Empty text is stored as NULL (error, backend: "none").
+std::optional<std::string> null_if_empty(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
+/// Checks are written as strings; a value of another JSON type (an older or foreign writer) reads as its JSON text.
+std::map<std::string, std::string> checks_at(const statement& q, int column) {
+  const nlohmann::json stored = json_at(q, column);
+  std::map<std::string, std::string> checks;
+  for (const auto& [k, v] : stored.items()) checks[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  return checks;
+}
+
 /// The two statements one sample needs, prepared once per batch.
 struct sample_writer {
   explicit sample_writer(database& db)
@@ -25,15 +41,15 @@ struct sample_writer {
                 "checks, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         metric_(db, "INSERT INTO metric(sample_id, name, value) VALUES (?, ?, ?)") {}
 
-  std::int64_t write(const sample_record& s) {
+  std::int64_t write(const sample& s) {
     for (const auto& [name, value] : s.metrics)
       if (!std::isfinite(value))
         throw std::invalid_argument("metric " + name + " of sample " + s.benchmark + " round " +
                                     std::to_string(s.round) + " is not finite — record it as absent instead");
-    sample_.bind_all(s.uuid.empty() ? new_uuid() : s.uuid, s.experiment_id, s.arm_idx, s.benchmark, s.round,
-                     s.position, s.warmup, s.machine_id, s.build_id, s.binary_hash, format_utc(s.started_at),
-                     s.duration_s, s.load_avg, to_string(s.status), s.exit_code, s.signal, s.error, s.backend,
-                     json_text(s.checks), json_text(s.context));
+    sample_.bind_all(s.uuid.empty() ? new_uuid() : s.uuid, s.experiment_id, s.arm, s.benchmark, s.round, s.position,
+                     s.warmup, s.machine_id, s.build_id, s.binary_hash, format_utc(s.started_at), s.duration_s,
+                     s.load_avg, to_string(s.status), s.exit_code, s.signal, null_if_empty(s.error),
+                     null_if_empty(s.backend), json_text(nlohmann::json(s.checks)), json_text(s.context));
     sample_.execute();
     const std::int64_t id = db_.last_insert_rowid();
     for (const auto& [name, value] : s.metrics) {
@@ -51,34 +67,34 @@ struct sample_writer {
 
 }  // namespace
 
-std::int64_t results_store::insert_sample(const sample_record& sample) {
-  return insert_samples(std::span(&sample, 1)).front();
+std::int64_t results_store::insert_sample(const sample& s) {
+  return insert_samples(std::span(&s, 1)).front();
 }
 
-std::vector<std::int64_t> results_store::insert_samples(std::span<const sample_record> samples) {
+std::vector<std::int64_t> results_store::insert_samples(std::span<const sample> samples) {
   transaction tx{db_};
   sample_writer writer{db_};
   std::vector<std::int64_t> ids;
   ids.reserve(samples.size());
-  for (const sample_record& s : samples) ids.push_back(writer.write(s));
+  for (const sample& s : samples) ids.push_back(writer.write(s));
   tx.commit();
   return ids;
 }
 
-std::vector<sample_record> results_store::list_samples(std::string_view experiment_id) {
+std::vector<sample> results_store::list_samples(std::string_view experiment_id) {
   statement q{db_,
               "SELECT id, uuid, experiment_id, arm_idx, benchmark, round, position, warmup, machine_id, build_id, "
               "binary_hash, started_at, duration_s, load_avg, status, exit_code, signal, error, backend, checks, "
               "context FROM sample WHERE experiment_id = ? ORDER BY id"};
   q.bind(1, experiment_id);
-  std::vector<sample_record> samples;
+  std::vector<sample> samples;
   std::map<std::int64_t, std::size_t> index_of;
   while (q.step()) {
-    sample_record s;
+    sample s;
     s.id = q.column_int64(0);
     s.uuid = q.column_text(1);
     s.experiment_id = q.column_text(2);
-    s.arm_idx = q.get<int>(3);
+    s.arm = q.get<int>(3);
     s.benchmark = q.column_text(4);
     s.round = q.get<int>(5);
     s.position = q.get<int>(6);
@@ -92,9 +108,9 @@ std::vector<sample_record> results_store::list_samples(std::string_view experime
     s.status = enum_at<sample_status>(q, 14);
     s.exit_code = q.get<std::optional<int>>(15);
     s.signal = q.get<std::optional<int>>(16);
-    s.error = q.get<std::optional<std::string>>(17);
-    s.backend = q.get<std::optional<std::string>>(18);
-    s.checks = json_at(q, 19);
+    s.error = q.get<std::optional<std::string>>(17).value_or("");
+    s.backend = q.get<std::optional<std::string>>(18).value_or("");
+    s.checks = checks_at(q, 19);
     s.context = json_at(q, 20);
     index_of.emplace(s.id, samples.size());
     samples.push_back(std::move(s));

@@ -57,10 +57,10 @@ int two(db::results_store& store, const compare_flags& f, const global_options& 
     throw usage_error(fmt::format("experiment {} has no arm {} — pick one with --variant", id, key));
   };
   const int arm_a = arm_of(plan_a, a.id), arm_b = arm_of(plan_b, b.id);
-  auto values = [](const std::vector<sample_row>& rows, int arm) {
+  auto values = [](const std::vector<sample>& rows, int arm) {
     std::map<std::string, std::vector<double>> out;
     for (const auto& s : rows)
-      if (!s.warmup && s.arm == arm && s.status == exec::sample_status::ok)
+      if (!s.warmup && s.arm == arm && s.status == sample_status::ok)
         for (const auto& [k, v] : s.metrics)
           if (v > 0 && !is_auxiliary_metric(k)) out[k].push_back(v);
     return out;

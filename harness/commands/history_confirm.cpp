@@ -24,7 +24,7 @@ class two_nights_source : public sample_source {
  public:
   two_nights_source(const search::scenario& before, const search::scenario& after, const run_plan& plan)
       : before_(before, plan), after_(after, plan), plan_(plan) {}
-  exec::sample_outcome run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) override {
+  sample run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) override {
     return arm.key == plan_.arms[0].key ? before_.run(arm, bench, round, warmup) : after_.run(arm, bench, round, warmup);
   }
 
@@ -186,7 +186,7 @@ confirmation confirm_changepoint(db::results_store& store, const global_options&
                                    {{"confirms", {{"changepoint", r.changepoint_id}, {"variant", r.variant}, {"metric", r.metric},
                                                   {"before", r.before}, {"after", r.after}}},
                                     {"simulate_before", before.plan.simulate}});
-  std::vector<sample_row> samples;
+  std::vector<sample> samples;
   execution done;
   if (sb) {
     two_nights_source source(*sb, *sa, plan);

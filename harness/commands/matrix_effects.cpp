@@ -75,7 +75,7 @@ recorded_design design_from_json(const nlohmann::json& j) {
   return r;
 }
 
-search::shard_values design_values(const recorded_design& design, const run_plan& plan, const std::vector<sample_row>& samples,
+search::shard_values design_values(const recorded_design& design, const run_plan& plan, const std::vector<sample>& samples,
                                    const analysis_result& health, const std::string& metric) {
   // A cell per configuration and replicate: the round without layouts; with --layouts the layout,
   // whose value is its mean over the rounds (layouts are the replicates of a configuration).
@@ -96,7 +96,7 @@ search::shard_values design_values(const recorded_design& design, const run_plan
   }
   std::vector<std::vector<std::pair<double, int>>> sums(out.y.size(), std::vector<std::pair<double, int>>(columns, {0.0, 0}));
   for (const auto& s : samples) {
-    if (s.warmup || s.status != exec::sample_status::ok || s.round < 1 || s.round > plan.rounds) continue;
+    if (s.warmup || s.status != sample_status::ok || s.round < 1 || s.round > plan.rounds) continue;
     const auto row = row_of_arm.find(s.arm);
     if (row == row_of_arm.end() || !health.arms[static_cast<std::size_t>(s.arm)].invalid_reason.empty()) continue;
     const auto it = s.metrics.find(metric);
@@ -172,7 +172,7 @@ int matrix_analyze(const std::vector<std::string>& experiments, const std::strin
   struct member {
     std::string id;
     run_plan plan;
-    std::vector<sample_row> samples;
+    std::vector<sample> samples;
     analysis_result health;
   };
   std::vector<member> parts;

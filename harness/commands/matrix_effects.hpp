@@ -31,7 +31,7 @@ recorded_design design_from_json(const nlohmann::json& j);
 // ln `metric` of the experiment's arms that are runs of the design (matched by variant key; other
 // arms such as the canary are left out), per round — with --layouts per layout, its mean over the
 // rounds; NaN for a failed sample or an INVALID arm.
-search::shard_values design_values(const recorded_design& design, const run_plan& plan, const std::vector<sample_row>& samples,
+search::shard_values design_values(const recorded_design& design, const run_plan& plan, const std::vector<sample>& samples,
                                    const analysis_result& health, const std::string& metric);
 
 struct metric_effects {

@@ -58,7 +58,7 @@ analysis_result measure_layouts(const noise_flags& f, const global_options& g, c
   for (int k = f.layouts; k < 2 * f.layouts; ++k) plan.arms[k].key += "~layouts";
   for (auto& a : plan.arms) a.role = a.key == arm.key ? "baseline" : "candidate";
   experiment_id = create_experiment(store, &m, plan, g.command_line, current_machine(store), {{"layouts", f.layouts}});
-  std::vector<sample_row> samples;
+  std::vector<sample> samples;
   process_source real(m, plan);
   std::optional<simulated_source> simulated;
   if (scenario) simulated.emplace(*scenario, plan);

@@ -149,7 +149,7 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
   if (!g.quiet && !g.json)
     fmt::print(stderr, "{} {}: {} × {} on {}, seed {}\n", q.attempt == 0 ? "experiment" : "confirmation", id,
                s.head.substr(0, 12), s.base.substr(0, 12), fmt::join(q.benchmarks, ", "), q.seed);
-  std::vector<sample_row> samples;
+  std::vector<sample> samples;
   process_source source(m, plan);
   const execution done = execute(store, m, plan, id, source, samples, budgeted);
   // The budget ends a gate's experiment, not a run to resume: its verdicts are what it measured.

@@ -52,7 +52,7 @@ void check_binaries_unchanged(const manifest& m, const run_plan& plan) {
   }
 }
 
-int finish(const manifest& m, const std::string& id, const run_plan& plan, const std::vector<sample_row>& samples,
+int finish(const manifest& m, const std::string& id, const run_plan& plan, const std::vector<sample>& samples,
            const execution& done, const global_options& g, bool fail_on_regression, const std::vector<std::string>& notes) {
   const schedule_result& sched = done.schedule;
   const analysis_result& analysis = done.analysis;
@@ -243,7 +243,7 @@ int run(const run_flags& f, const global_options& g) {
                plan.duet ? " · duet: both arms at once, one core each" : "");
   if (ev.counts)
     for (auto& warning : measure_counts(store, m, plan, id, ctx)) notes.push_back(std::move(warning));
-  std::vector<sample_row> samples;
+  std::vector<sample> samples;
   process_source real(m, plan);
   std::optional<simulated_source> simulated;
   if (scenario) simulated.emplace(*scenario, plan);

@@ -25,7 +25,7 @@ static const registrar show_command(70, [](CLI::App& app, global_options& g, act
       const auto samples = store.list_samples(e.id);
       const auto verdicts = store.list_verdicts(e.id);
       std::map<std::pair<int, std::string>, std::map<std::string, int>> counts;  // (arm, bench) → status → n
-      for (const auto& s : samples) ++counts[{s.arm_idx, s.benchmark}][std::string(db::to_string(s.status)) + (s.warmup ? " (warm-up)" : "")];
+      for (const auto& s : samples) ++counts[{s.arm, s.benchmark}][std::string(to_string(s.status)) + (s.warmup ? " (warm-up)" : "")];
       if (g.json) {
         nlohmann::json arms = nlohmann::json::array();
         for (const auto& a : e.arms) {

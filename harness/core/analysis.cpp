@@ -20,10 +20,9 @@
 namespace abtest {
 namespace {
 
-using exec::sample_status;
 
 // (arm, benchmark, round) → the measured sample, ok ones only.
-using sample_index = std::map<std::tuple<int, std::string, int>, const sample_row*>;
+using sample_index = std::map<std::tuple<int, std::string, int>, const sample*>;
 
 std::string most_common(const std::vector<std::string>& values) {
   std::map<std::string, int> counts;
@@ -37,7 +36,7 @@ std::string most_common(const std::vector<std::string>& values) {
 
 // INVALID (design §4): a sample that says verified=false, or a digest that differs from the
 // baseline's for the same benchmark. The baseline itself is checked for verified=false only.
-void check_correctness(const run_plan& plan, const std::vector<sample_row>& samples, std::vector<arm_health>& arms) {
+void check_correctness(const run_plan& plan, const std::vector<sample>& samples, std::vector<arm_health>& arms) {
   std::map<std::string, std::string> baseline_digest;
   for (const auto& bench : plan.benchmarks) {
     std::vector<std::string> digests;
@@ -149,7 +148,7 @@ bool analysis_result::any_slower() const {
   });
 }
 
-analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& samples, const analysis_options& options) {
+analysis_result analyze(const run_plan& plan, const std::vector<sample>& samples, const analysis_options& options) {
   analysis_result result;
   result.arms.resize(plan.arms.size());
   sample_index index;
@@ -163,7 +162,7 @@ analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& sam
     } else {
       ++health.failed;
       if (health.first_error.empty())
-        health.first_error = fmt::format("{} round {}: {} — {}", s.benchmark, s.round, exec::to_string(s.status), s.error);
+        health.first_error = fmt::format("{} round {}: {} — {}", s.benchmark, s.round, to_string(s.status), s.error);
     }
   }
   check_correctness(plan, samples, result.arms);
@@ -263,7 +262,7 @@ void judge(analysis_result& result, const run_plan& plan, const analysis_options
   }
 }
 
-reference_result compare_to_reference(const manifest& m, const run_plan& plan, const std::vector<sample_row>& samples,
+reference_result compare_to_reference(const manifest& m, const run_plan& plan, const std::vector<sample>& samples,
                                       const analysis_options& options) {
   reference_result out;
   if (!m.reference) return out;
@@ -287,7 +286,7 @@ reference_result compare_to_reference(const manifest& m, const run_plan& plan, c
       for (int arm : group) {
         std::vector<double> logs;
         for (const auto& s : samples) {
-          if (s.warmup || s.arm != arm || s.benchmark != bench || s.status != exec::sample_status::ok) continue;
+          if (s.warmup || s.arm != arm || s.benchmark != bench || s.status != sample_status::ok) continue;
           const auto it = s.metrics.find(metric);
           if (it == s.metrics.end() || !(it->second > 0)) continue;
           x.push_back(it->second);

@@ -71,7 +71,7 @@ bool is_auxiliary_metric(const std::string& metric);
 // other metric — times, sizes, counts — is better lower.
 stats::better metric_direction(const std::string& metric);
 
-analysis_result analyze(const run_plan& plan, const std::vector<sample_row>& samples, const analysis_options& options = {});
+analysis_result analyze(const run_plan& plan, const std::vector<sample>& samples, const analysis_options& options = {});
 
 // The verdicts of rows whose estimates are in (`primary`, `robust`, `n`): Holm across every row,
 // a direction claimed only when it survives it, INVALID for an arm whose health says so, and the
@@ -95,7 +95,7 @@ struct reference_result {
   std::string label, why;
   std::vector<reference_row> rows;
 };
-reference_result compare_to_reference(const manifest& m, const run_plan& plan, const std::vector<sample_row>& samples,
+reference_result compare_to_reference(const manifest& m, const run_plan& plan, const std::vector<sample>& samples,
                                       const analysis_options& options = {});
 
 }  // namespace abtest

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/exec/env_changes.hpp"
+#include "harness/sample/slot.hpp"
 
 namespace abtest {
 
@@ -54,15 +55,6 @@ struct run_plan {
 
   nlohmann::json to_json() const;
   static run_plan from_json(const nlohmann::json& j);
-};
-
-// One invocation slot of a round.
-struct slot {
-  int arm = 0;
-  std::string benchmark;
-  int round = 0;        // 1-based; warm-ups have their own rounds 1..warmups
-  bool warmup = false;
-  int position = 0;     // order within the round
 };
 
 // The randomized order of one round (RMIT): every (arm, benchmark) once, shuffled by a generator

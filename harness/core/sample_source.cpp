@@ -20,17 +20,17 @@ exec::benchmark_invocation process_source::invocation(const arm_plan& arm, const
   return inv;
 }
 
-exec::sample_outcome process_source::run(const arm_plan& arm, const benchmark_spec& bench, int, bool warmup) {
-  exec::sample_outcome o = exec::run_benchmark(invocation(arm, bench));
+sample process_source::run(const arm_plan& arm, const benchmark_spec& bench, int, bool warmup) {
+  sample o = exec::run_benchmark(invocation(arm, bench));
   // A duet's warm-ups run alone and unpinned, so a benchmark that spreads over several cores shows
   // it here (pinned to one core in the duet it could not, and would compete with itself instead).
-  if (plan_.duet && warmup && o.status == exec::sample_status::ok)
+  if (plan_.duet && warmup && o.status == sample_status::ok)
     if (const std::string why = exec::multithreaded_reason(o, bench.name); !why.empty()) throw usage_error(why);
   return o;
 }
 
-std::pair<exec::sample_outcome, exec::sample_outcome> process_source::run_pair(const arm_plan& a, const arm_plan& b,
-                                                                               const benchmark_spec& bench, int round, bool) {
+std::pair<sample, sample> process_source::run_pair(const arm_plan& a, const arm_plan& b, const benchmark_spec& bench,
+                                                  int round, bool) {
   if (!cores_) {
     try {
       cores_ = exec::choose_duet_cores(plan_.pin);

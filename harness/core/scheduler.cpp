@@ -23,27 +23,12 @@ std::string format_eta(double seconds) {
 
 }  // namespace
 
-sample_row to_row(const slot& s, const exec::sample_outcome& o) {
-  sample_row r;
-  r.arm = s.arm;
-  r.benchmark = s.benchmark;
-  r.round = s.round;
-  r.warmup = s.warmup;
-  r.position = s.position;
-  r.status = o.status;
-  r.error = o.error;
-  r.metrics = o.metrics;
-  r.checks = o.checks;
-  r.backend = o.backend;
-  return r;
-}
-
-std::vector<std::string> default_monitor_metrics(const run_plan& plan, const std::vector<sample_row>& samples) {
+std::vector<std::string> default_monitor_metrics(const run_plan& plan, const std::vector<sample>& samples) {
   std::vector<std::string> out;
   for (const auto& bench : plan.benchmarks) {
     std::set<std::string> names;
     for (const auto& s : samples)
-      if (s.benchmark == bench && s.status == exec::sample_status::ok)
+      if (s.benchmark == bench && s.status == sample_status::ok)
         for (const auto& [name, _] : s.metrics) names.insert(name);
     if (names.count(bench + ".total_s")) {
       out.push_back(bench + ".total_s");
@@ -58,7 +43,7 @@ std::vector<std::string> default_monitor_metrics(const run_plan& plan, const std
   return out;
 }
 
-bool adaptive_decisive(const run_plan& plan, const std::vector<sample_row>& samples) {
+bool adaptive_decisive(const run_plan& plan, const std::vector<sample>& samples) {
   const auto analysis = analyze(plan, samples);
   const auto monitored = plan.monitor_metrics.empty() ? default_monitor_metrics(plan, samples) : plan.monitor_metrics;
   if (monitored.empty()) return false;
@@ -76,7 +61,7 @@ bool adaptive_decisive(const run_plan& plan, const std::vector<sample_row>& samp
 }
 
 schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_source& source,
-                             std::vector<sample_row>& samples, const scheduler_hooks& hooks) {
+                             std::vector<sample>& samples, const scheduler_hooks& hooks) {
   schedule_result result;
   std::set<std::tuple<int, std::string, int, bool>> done;
   for (const auto& s : samples) done.insert(s.slot_key());
@@ -92,16 +77,17 @@ schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_sou
                                warmup ? plan.warmups : plan.rounds, plan.arms[s.arm].key, s.benchmark, slot_index,
                                total_slots, format_eta(eta)));
   };
-  auto keep = [&](const slot& s, const exec::sample_outcome& outcome) {
-    hooks.record(s, outcome);
-    samples.push_back(to_row(s, outcome));
-    done.insert({s.arm, s.benchmark, s.round, s.warmup});
+  auto keep = [&](const slot& at, sample&& ran) {
+    static_cast<slot&>(ran) = at;
+    hooks.record(ran);
+    done.insert(ran.slot_key());
+    samples.push_back(std::move(ran));
   };
   auto run_round = [&](int round, bool warmup) -> bool {
     const auto slots = round_slots(plan, round, warmup);
     for (const auto& s : slots) {
       ++slot_index;
-      if (done.count({s.arm, s.benchmark, s.round, s.warmup})) continue;
+      if (done.count(s.slot_key())) continue;
       if (hooks.should_stop()) {
         result.interrupted = true;
         return false;
@@ -130,16 +116,16 @@ schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_sou
         std::tie(me.position, partner_slot.position) =
             this_first ? std::pair{std::min(s.position, other->position), std::max(s.position, other->position)}
                        : std::pair{std::max(s.position, other->position), std::min(s.position, other->position)};
-        keep(me, mine);
+        keep(me, std::move(mine));
         // Resumed after a kill between the two records: the pair ran again, the stored one stays.
-        if (!done.count({other->arm, other->benchmark, other->round, other->warmup})) keep(partner_slot, theirs);
+        if (!done.count(other->slot_key())) keep(partner_slot, std::move(theirs));
         report(s, round, warmup);
         continue;
       }
-      exec::sample_outcome outcome = source.run(plan.arms[s.arm], bench ? *bench : simulated, round, warmup);
+      sample outcome = source.run(plan.arms[s.arm], bench ? *bench : simulated, round, warmup);
       spent_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       ++ran;
-      keep(s, outcome);
+      keep(s, std::move(outcome));
       report(s, round, warmup);
     }
     return true;

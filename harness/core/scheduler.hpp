@@ -20,8 +20,10 @@ struct schedule_result {
 };
 
 struct scheduler_hooks {
-  // Called after each invocation, before the next starts: record it (one transaction).
-  std::function<void(const slot&, const exec::sample_outcome&)> record;
+  // Called after each invocation, before the next starts, with the sample at its slot: record it (one
+  // transaction). It may fill in where the sample ran (experiment, machine, build); the scheduler then
+  // keeps the sample as recorded.
+  std::function<void(sample&)> record;
   // Polled between invocations; true stops the experiment after the current sample.
   std::function<bool()> should_stop = [] { return false; };
   // Progress line (round r of R, slot i of N, ETA); the caller decides where it goes.
@@ -30,16 +32,14 @@ struct scheduler_hooks {
 
 // Runs every slot of `plan` that `samples` does not hold yet, appending new ones to `samples`.
 schedule_result run_schedule(const manifest& m, const run_plan& plan, sample_source& source,
-                             std::vector<sample_row>& samples, const scheduler_hooks& hooks);
+                             std::vector<sample>& samples, const scheduler_hooks& hooks);
 
 // Adaptive sampling: the monitored metrics of every candidate are decisive under the always-valid
 // confidence sequence (and the minimum rounds are reached).
-bool adaptive_decisive(const run_plan& plan, const std::vector<sample_row>& samples);
+bool adaptive_decisive(const run_plan& plan, const std::vector<sample>& samples);
 
 // The metrics adaptive sampling watches by default: per benchmark, `<bench>.total_s` when the
 // benchmark reports it, else every `_s` metric it reports that is not a process metric.
-std::vector<std::string> default_monitor_metrics(const run_plan& plan, const std::vector<sample_row>& samples);
-
-sample_row to_row(const slot& s, const exec::sample_outcome& o);
+std::vector<std::string> default_monitor_metrics(const run_plan& plan, const std::vector<sample>& samples);
 
 }  // namespace abtest

@@ -106,13 +106,17 @@ duet_pair run_duet(benchmark_invocation a, benchmark_invocation b, const duet_co
   go.arrive_and_wait();
   p.a = run_benchmark(a);
   second.join();
-  const double start = std::max(p.a.started_at_unix, p.b.started_at_unix);
-  const double end = std::min(p.a.started_at_unix + p.a.duration_s, p.b.started_at_unix + p.b.duration_s);
+  const auto seconds = [](std::chrono::system_clock::time_point t) {
+    return std::chrono::duration<double>(t.time_since_epoch()).count();
+  };
+  const double start = std::max(seconds(p.a.started_at), seconds(p.b.started_at));
+  const double end = std::min(seconds(p.a.started_at) + p.a.duration_s.value_or(0.0),
+                              seconds(p.b.started_at) + p.b.duration_s.value_or(0.0));
   p.overlap_s = std::max(0.0, end - start);
   return p;
 }
 
-std::string multithreaded_reason(const sample_outcome& s, const std::string& bench, double slack) {
+std::string multithreaded_reason(const sample& s, const std::string& bench, double slack) {
   const auto value = [&](const char* name) {
     const auto it = s.metrics.find(bench + "." + name);
     return it == s.metrics.end() ? -1.0 : it->second;

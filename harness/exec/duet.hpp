@@ -15,7 +15,7 @@
 #include <string>
 
 #include "harness/exec/executor.hpp"
-#include "harness/exec/sample.hpp"
+#include "harness/sample/sample.hpp"
 
 namespace abtest::exec {
 
@@ -39,7 +39,7 @@ std::map<int, double> cpu_busy_fractions(std::chrono::milliseconds window, const
 std::string duet_cores_busy(const duet_cores& cores, double max_busy = 0.3);
 
 struct duet_pair {
-  sample_outcome a, b;
+  sample a, b;
   int cpu_a = 0, cpu_b = 0;  // where each ran this round
   double overlap_s = 0;      // how long both were running: the part of the duet that is one
 };
@@ -52,6 +52,6 @@ duet_pair run_duet(benchmark_invocation a, benchmark_invocation b, const duet_co
 // exceeds its wall time by more than `slack` used more than one core: a duet cannot compare it
 // fairly. Returns the reason, empty when the sample looks single-threaded (or has no process
 // metrics to tell).
-std::string multithreaded_reason(const sample_outcome& s, const std::string& bench, double slack = 1.15);
+std::string multithreaded_reason(const sample& s, const std::string& bench, double slack = 1.15);
 
 }  // namespace abtest::exec

@@ -1,7 +1,8 @@
-// The real executor: one process invocation → one sample_outcome.
+// The real executor: one process invocation → one sample.
 #include "harness/exec/executor.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include <signal.h>
 #include <string.h>
@@ -19,7 +20,7 @@ std::string signal_name(int sig) {
   return abbrev != nullptr ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
 }
 
-void add_process_metrics(sample_outcome& s, const std::string& bench, const process_result& r) {
+void add_process_metrics(sample& s, const std::string& bench, const process_result& r) {
   const auto add = [&](std::string_view name, double value) {
     s.metrics.emplace(fmt::format("{}.{}", bench, name), value);
   };
@@ -38,7 +39,7 @@ void add_process_metrics(sample_outcome& s, const std::string& bench, const proc
 std::string command_line(const std::vector<std::string>& argv) { return fmt::format("{}", fmt::join(argv, " ")); }
 }  // namespace
 
-sample_outcome run_benchmark(const benchmark_invocation& inv) {
+sample run_benchmark(const benchmark_invocation& inv) {
   process_options options;
   options.argv = inv.argv;
   options.working_dir = inv.working_dir;
@@ -50,8 +51,10 @@ sample_outcome run_benchmark(const benchmark_invocation& inv) {
   options.watch_threads = inv.watch_threads;
   const process_result r = run_process(options);
 
-  sample_outcome s;
-  s.started_at_unix = r.started_at_unix;
+  sample s;
+  s.started_at = std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+      std::chrono::duration<double>(r.started_at_unix)));
+  s.duration_s = 0.0;
   if (!r.started) {
     s.status = sample_status::failed;
     s.error = r.error;
@@ -60,7 +63,6 @@ sample_outcome run_benchmark(const benchmark_invocation& inv) {
   s.exit_code = r.exit_code;
   s.signal = r.signal;
   s.duration_s = r.usage.wall_s;
-  s.output_tail = r.err.tail.empty() ? r.out.tail : r.err.tail;
 
   nlohmann::json process_context = {
       {"argv", inv.argv},

@@ -9,7 +9,7 @@
 
 #include "harness/exec/env_changes.hpp"
 #include "harness/exec/parsers.hpp"
-#include "harness/exec/sample.hpp"
+#include "harness/sample/sample.hpp"
 
 namespace abtest::exec {
 
@@ -36,6 +36,6 @@ struct benchmark_invocation {
 // `cache_misses` where perf_event_open is permitted (absent otherwise; context.abtest_process
 // says why). A benchmark metric of the same name wins over a process metric. The output's
 // metrics and checks are kept only when the process exited 0.
-sample_outcome run_benchmark(const benchmark_invocation& invocation);
+sample run_benchmark(const benchmark_invocation& invocation);
 
 }  // namespace abtest::exec

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/exec/sample.hpp"
+#include "harness/sample/sample.hpp"
 
 namespace abtest::exec {
 

@@ -53,8 +53,6 @@ db::time_point from_unix(double t) {
   return db::time_point(std::chrono::duration_cast<db::time_point::duration>(std::chrono::duration<double>(t)));
 }
 
-db::sample_status to_db(exec::sample_status s) { return db::parse<db::sample_status>(exec::to_string(s)); }
-
 }  // namespace
 
 bool host_has_cuda() { return exec::host_has_cuda_device(); }
@@ -320,27 +318,10 @@ std::string create_experiment(db::results_store& store, const manifest* m, const
   return e.id;
 }
 
-std::vector<sample_row> load_samples(db::results_store& store, const std::string& id) {
-  std::vector<sample_row> rows;
-  for (const auto& s : store.list_samples(id)) {
-    sample_row r;
-    r.arm = s.arm_idx;
-    r.benchmark = s.benchmark;
-    r.round = s.round;
-    r.warmup = s.warmup;
-    r.position = s.position;
-    r.status = *exec::parse_sample_status(db::to_string(s.status));
-    r.error = s.error.value_or("");
-    r.metrics = s.metrics;
-    for (const auto& [k, v] : s.checks.items()) r.checks[k] = v.is_string() ? v.get<std::string>() : v.dump();
-    r.backend = s.backend.value_or("");
-    rows.push_back(std::move(r));
-  }
-  return rows;
-}
+std::vector<sample> load_samples(db::results_store& store, const std::string& id) { return store.list_samples(id); }
 
 schedule_result measure(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
-                        sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx) {
+                        sample_source& source, std::vector<sample>& samples, const experiment_context& ctx) {
   const std::int64_t machine_id = current_machine(store);
   stop_signals signals;
   round_tracker rounds(ctx, plan, static_cast<int>(samples.size()));
@@ -354,32 +335,19 @@ schedule_result measure(db::results_store& store, const manifest& m, const run_p
     if (g_stop.load()) return true;
     return round_ended && ctx.stop_between_rounds && ctx.stop_between_rounds();
   };
-  hooks.record = [&](const slot& s, const exec::sample_outcome& o) {
+  hooks.record = [&](sample& s) {
     round_ended = ++in_round[{s.round, s.warmup}] == per_round;
-    db::sample_record r;
-    r.experiment_id = id;
-    r.arm_idx = s.arm;
-    r.benchmark = s.benchmark;
-    r.round = s.round;
-    r.position = s.position;
-    r.warmup = s.warmup;
-    r.machine_id = machine_id;
+    s.experiment_id = id;
+    s.machine_id = machine_id;
     const auto& arm = plan.arms[s.arm];
-    r.build_id = arm.build_id;
-    if (!arm.binaries_digest.empty()) r.binary_hash = arm.binaries_digest;
-    r.started_at = from_unix(o.started_at_unix);
-    r.duration_s = o.duration_s;
-    if (const auto load = exec::read_load_average()) r.load_avg = load->one;
-    r.status = to_db(o.status);
-    r.exit_code = o.exit_code;
-    r.signal = o.signal;
-    if (!o.error.empty()) r.error = o.error;
-    if (!o.backend.empty()) r.backend = o.backend;
-    for (const auto& [k, v] : o.checks) r.checks[k] = v;
-    r.context = o.context;
-    for (const auto& [k, v] : o.metrics)
-      if (std::isfinite(v)) r.metrics[k] = v;
-    store.insert_sample(r);
+    s.build_id = arm.build_id;
+    if (!arm.binaries_digest.empty()) s.binary_hash = arm.binaries_digest;
+    if (const auto load = exec::read_load_average()) s.load_avg = load->one;
+    // What the store cannot keep is dropped here, so that the sample kept in memory is the one stored.
+    std::erase_if(s.metrics, [](const auto& metric) { return !std::isfinite(metric.second); });
+    s.started_at = std::chrono::floor<std::chrono::milliseconds>(s.started_at);
+    s.uuid = db::new_uuid();
+    s.id = store.insert_sample(s);
     rounds.recorded(s);
   };
   const schedule_result result = run_schedule(m, plan, source, samples, hooks);
@@ -396,7 +364,7 @@ void conclude(db::results_store& store, const std::string& id, const analysis_re
 }
 
 execution execute(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
-                  sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx) {
+                  sample_source& source, std::vector<sample>& samples, const experiment_context& ctx) {
   execution e;
   e.schedule = measure(store, m, plan, id, source, samples, ctx);
   e.analysis = analyze(plan, samples);

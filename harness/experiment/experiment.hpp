@@ -4,7 +4,7 @@
 //
 //   const experiment_context ctx;                       // silent; or a progress callback
 //   const std::string id = create_experiment(store, &m, plan, "abtest run …", current_machine(store));
-//   std::vector<sample_row> samples;
+//   std::vector<sample> samples;
 //   process_source source(m, plan);
 //   const execution e = execute(store, m, plan, id, source, samples, ctx);   // e.analysis.rows: verdicts
 #pragma once
@@ -111,7 +111,7 @@ std::string create_experiment(db::results_store& store, const manifest* m, const
 // as it completes and reporting each to `ctx` (round r/R, arm, benchmark, ETA). SIGINT/SIGTERM stop
 // after the sample in flight (`interrupted`). Analyses nothing and leaves the status alone.
 schedule_result measure(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
-                        sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx);
+                        sample_source& source, std::vector<sample>& samples, const experiment_context& ctx);
 
 // Replaces the stored verdicts with `analysis` (one transaction), then marks the experiment complete,
 // or incomplete when it was interrupted: a complete experiment always has its verdicts.
@@ -125,9 +125,9 @@ struct execution {
   std::vector<db::counts_record> counts;  // stored by measure_counts; empty without --counts
 };
 execution execute(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
-                  sample_source& source, std::vector<sample_row>& samples, const experiment_context& ctx);
+                  sample_source& source, std::vector<sample>& samples, const experiment_context& ctx);
 
-std::vector<sample_row> load_samples(db::results_store& store, const std::string& id);
+std::vector<sample> load_samples(db::results_store& store, const std::string& id);
 
 // The exit code of design §9 for a finished comparison.
 int exit_code_for(const analysis_result& a, bool fail_on_regression);

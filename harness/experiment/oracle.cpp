@@ -105,7 +105,7 @@ void fill_log_values(const std::string& metric, arm_set_result& r) {
   r.log_values.assign(r.plan.arms.size(), std::vector<double>(static_cast<std::size_t>(r.plan.rounds), nan));
   r.runs = static_cast<int>(r.samples.size());
   for (const auto& s : r.samples) {
-    if (s.warmup || s.status != exec::sample_status::ok || s.round < 1 || s.round > r.plan.rounds) continue;
+    if (s.warmup || s.status != sample_status::ok || s.round < 1 || s.round > r.plan.rounds) continue;
     if (!r.analysis.arms[static_cast<std::size_t>(s.arm)].invalid_reason.empty()) continue;
     const auto it = s.metrics.find(metric);
     if (it == s.metrics.end() || !(it->second > 0) || !std::isfinite(it->second)) continue;
@@ -121,7 +121,7 @@ void require_metric(const std::string& metric, const arm_set_result& r) {
   std::set<std::string> reported;
   bool ran = false;
   for (const auto& s : r.samples) {
-    if (s.warmup || s.status != exec::sample_status::ok || s.benchmark != bench) continue;
+    if (s.warmup || s.status != sample_status::ok || s.benchmark != bench) continue;
     if (s.metrics.count(metric)) return;
     ran = true;
     for (const auto& [name, _] : s.metrics) reported.insert(name);

@@ -52,7 +52,7 @@ struct oracle_settings {
 struct arm_set_result {
   std::string experiment_id;
   run_plan plan;
-  std::vector<sample_row> samples;
+  std::vector<sample> samples;
   analysis_result analysis;  // of every sample: the verdicts stored with the experiment
   bool interrupted = false;  // SIGINT/SIGTERM stopped it (stored as incomplete)
   // [arm][round − 1] = ln metric, NaN when that sample failed, lacks the metric or the arm is INVALID.

@@ -9,7 +9,7 @@
 #include <map>
 
 #include "harness/counts/mechanism_format.hpp"
-#include "harness/exec/sample.hpp"
+#include "harness/sample/sample.hpp"
 #include "harness/report/exporter.hpp"
 #include "harness/report/mechanisms.hpp"
 #include "harness/report/verdict_json.hpp"

@@ -54,18 +54,19 @@ double normal(std::mt19937_64& rng, double cv) {
 
 }  // namespace
 
-exec::sample_outcome simulated_source::draw(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup,
-                                            const std::string& moment) const {
+sample simulated_source::draw(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup,
+                              const std::string& moment) const {
   const std::string seeds = std::to_string(s_.seed) + "/" + std::to_string(plan_.seed) + "/";
   const std::string when = "/" + bench.name + "/" + std::to_string(round) + (warmup ? "w" : "");
   // Sample keys are those of the arm's own runs without layouts, so a scenario without layout_cv
   // or shared_noise_cv draws exactly what it always drew.
   const std::string arm_id = arm.key + (arm.layout >= 0 ? "#" + std::to_string(arm.layout) : "");
   std::mt19937_64 rng = seeded(seeds + arm_id + when);
-  exec::sample_outcome o;
-  o.status = exec::sample_status::ok;
+  sample o;
+  o.status = sample_status::ok;
   o.backend = "simulated";
-  o.started_at_unix = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  o.started_at = std::chrono::system_clock::now();
+  o.duration_s = 0.0;  // no process ran
   for (const auto& [metric, model] : s_.metrics) {
     if (metric.compare(0, bench.name.size() + 1, bench.name + ".") != 0) continue;
     double value = search::simulate(s_, arm.levels, metric, round, rng);
@@ -84,13 +85,12 @@ exec::sample_outcome simulated_source::draw(const arm_plan& arm, const benchmark
   return o;
 }
 
-exec::sample_outcome simulated_source::run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) {
+sample simulated_source::run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) {
   return draw(arm, bench, round, warmup, arm.key + "#" + std::to_string(arm.layout));
 }
 
-std::pair<exec::sample_outcome, exec::sample_outcome> simulated_source::run_pair(const arm_plan& a, const arm_plan& b,
-                                                                                 const benchmark_spec& bench, int round,
-                                                                                 bool warmup) {
+std::pair<sample, sample> simulated_source::run_pair(const arm_plan& a, const arm_plan& b, const benchmark_spec& bench,
+                                                    int round, bool warmup) {
   const std::string pair = "duet/" + std::to_string(std::min(a.layout, b.layout));
   return {draw(a, bench, round, warmup, pair), draw(b, bench, round, warmup, pair)};
 }

@@ -27,14 +27,14 @@ manifest manifest_from_scenario(const search::scenario& s, const std::filesystem
 class simulated_source : public sample_source {
  public:
   simulated_source(const search::scenario& s, const run_plan& plan) : s_(s), plan_(plan) {}
-  exec::sample_outcome run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) override;
+  sample run(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup) override;
   // A duet: the two samples share the moment's disturbance (the metric's shared_noise_cv).
-  std::pair<exec::sample_outcome, exec::sample_outcome> run_pair(const arm_plan& a, const arm_plan& b,
-                                                                 const benchmark_spec& bench, int round, bool warmup) override;
+  std::pair<sample, sample> run_pair(const arm_plan& a, const arm_plan& b, const benchmark_spec& bench, int round,
+                                     bool warmup) override;
 
  private:
   // One sample of `arm`; `moment` names the disturbance it shares (its own slot, or the pair's).
-  exec::sample_outcome draw(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup,
+  sample draw(const arm_plan& arm, const benchmark_spec& bench, int round, bool warmup,
                             const std::string& moment) const;
 
   const search::scenario& s_;

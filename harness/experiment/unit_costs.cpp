@@ -20,11 +20,11 @@ namespace {
 bool is_seconds(const std::string& metric) { return metric.size() > 2 && metric.compare(metric.size() - 2, 2, "_s") == 0; }
 
 // The pooled within-arm sd of ln(metric) over an experiment's measured samples; NaN without two per arm.
-double pooled_log_sd(const std::vector<db::sample_record>& samples, const std::string& metric) {
+double pooled_log_sd(const std::vector<sample>& samples, const std::string& metric) {
   std::map<int, std::vector<double>> by_arm;
   for (const auto& s : samples)
-    if (!s.warmup && s.status == db::sample_status::ok)
-      if (const auto it = s.metrics.find(metric); it != s.metrics.end() && it->second > 0.0) by_arm[s.arm_idx].push_back(std::log(it->second));
+    if (!s.warmup && s.status == sample_status::ok)
+      if (const auto it = s.metrics.find(metric); it != s.metrics.end() && it->second > 0.0) by_arm[s.arm].push_back(std::log(it->second));
   double squares = 0.0, df = 0.0;
   for (const auto& [arm, x] : by_arm) {
     if (x.size() < 2) continue;

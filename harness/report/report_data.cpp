@@ -105,9 +105,9 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
   std::map<int, std::map<std::string, std::vector<double>>> by_arm;
   std::set<std::string> metrics;
   for (const auto& s : store.list_samples(id)) {
-    if (s.warmup || s.status != db::sample_status::ok) continue;
+    if (s.warmup || s.status != sample_status::ok) continue;
     for (const auto& [k, v] : s.metrics) {
-      by_arm[s.arm_idx][k].push_back(v);
+      by_arm[s.arm][k].push_back(v);
       metrics.insert(k);
     }
   }

@@ -61,6 +61,18 @@ inline machine_record make_machine(std::string fingerprint) {
   return m;
 }
 
+/// A build of "A1=4+B1" on `machine_id` with one binary.
+inline build_record make_build(std::int64_t machine_id) {
+  build_record b;
+  b.variant = "A1=4+B1";
+  b.source_dir = "/src";
+  b.build_dir = "/build";
+  b.started_at = at(0);
+  b.machine_id = machine_id;
+  b.binaries = {{"porep-bench", "bin/porep-bench", "ff"}};
+  return b;
+}
+
 /// A run experiment with a baseline arm 0 ("base") and a candidate arm 1 ("A1=4+B1").
 inline experiment_record make_experiment(std::string id, std::int64_t machine_id, int started = 0) {
   experiment_record e;
@@ -77,12 +89,12 @@ inline experiment_record make_experiment(std::string id, std::int64_t machine_id
   return e;
 }
 
-inline sample_record make_sample(const std::string& experiment_id, std::int64_t machine_id, int arm_idx, int round,
+inline sample make_sample(const std::string& experiment_id, std::int64_t machine_id, int arm_idx, int round,
                                  std::map<std::string, double> metrics = {{"proof.total_s", 1.5},
                                                                           {"proof.synthesis_s", 0.9}}) {
-  sample_record s;
+  sample s;
   s.experiment_id = experiment_id;
-  s.arm_idx = arm_idx;
+  s.arm = arm_idx;
   s.benchmark = "proof";
   s.round = round;
   s.position = arm_idx;
@@ -92,7 +104,7 @@ inline sample_record make_sample(const std::string& experiment_id, std::int64_t 
   s.load_avg = 0.25;
   s.exit_code = 0;
   s.backend = "cpu";
-  s.checks = {{"verified", true}, {"digest", "9f2c"}};
+  s.checks = {{"verified", "true"}, {"digest", "9f2c"}};
   s.metrics = std::move(metrics);
   return s;
 }

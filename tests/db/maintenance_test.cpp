@@ -13,6 +13,7 @@ namespace abtest::db {
 namespace {
 
 using testing::at;
+using testing::make_build;
 using testing::make_experiment;
 using testing::make_foreign_file;
 using testing::make_machine;
@@ -57,14 +58,7 @@ TEST_F(merge_test, copies_everything_into_an_empty_target_and_a_second_merge_add
     results_store a{dir_ / "a.db"};
     a.upsert_machine(make_machine("fp-unused"));  // ids in a and in the target differ
     const auto machine = a.upsert_machine(make_machine("fp-a"));
-    build_record b;
-    b.variant = "A1=4+B1";
-    b.source_dir = "/src";
-    b.build_dir = "/build";
-    b.started_at = at(0);
-    b.machine_id = machine;
-    b.binaries = {{"porep-bench", "bin/porep-bench", "ff"}};
-    const auto build = a.insert_build(b);
+    const auto build = a.insert_build(make_build(machine));
     auto e = make_experiment("r-1", machine);
     e.arms[1].build_id = build;
     a.create_experiment(e);
@@ -130,7 +124,7 @@ TEST_F(merge_test, copies_everything_into_an_empty_target_and_a_second_merge_add
 TEST_F(merge_test, dedupes_by_uuid_and_renames_a_colliding_experiment_id) {
   // b.db starts as a copy of a.db's experiment (same uuids), then gains more samples; c.db holds
   // a different experiment that happens to have the same id.
-  sample_record shared;
+  sample shared;
   experiment_record e;
   {
     results_store a{dir_ / "a.db"};

@@ -87,9 +87,9 @@ std::map<std::string, sample_facts> samples_of(const fs::path& db_file, std::map
     std::map<int, std::string> variant;
     for (const auto& a : e.arms) variant[a.idx] = a.variant;
     for (const auto& s : store.list_samples(e.id)) {
-      EXPECT_TRUE(out.emplace(s.uuid, sample_facts{variant[s.arm_idx], fingerprint[s.machine_id]}).second)
+      EXPECT_TRUE(out.emplace(s.uuid, sample_facts{variant[s.arm], fingerprint[s.machine_id]}).second)
           << "uuid " << s.uuid << " twice in " << db_file;
-      if (per_variant && !s.warmup && s.status == db::sample_status::ok) ++(*per_variant)[variant[s.arm_idx]];
+      if (per_variant && !s.warmup && s.status == sample_status::ok) ++(*per_variant)[variant[s.arm]];
     }
   }
   return out;

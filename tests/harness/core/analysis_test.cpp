@@ -19,8 +19,8 @@ run_plan two_arms() {
   return p;
 }
 
-sample_row row(int arm, int round, double time, double work, std::string digest = "d") {
-  sample_row s;
+sample row(int arm, int round, double time, double work, std::string digest = "d") {
+  sample s;
   s.arm = arm;
   s.benchmark = "b";
   s.round = round;
@@ -35,10 +35,10 @@ const verdict_row& find(const analysis_result& a, const std::string& metric) {
   throw std::runtime_error("no row " + metric);
 }
 
-std::vector<sample_row> planted(double ratio, int rounds, uint64_t seed) {
+std::vector<sample> planted(double ratio, int rounds, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> noise(0, 0.02);
-  std::vector<sample_row> s;
+  std::vector<sample> s;
   for (int r = 1; r <= rounds; ++r) {
     s.push_back(row(0, r, std::exp(noise(rng)), 1000));
     s.push_back(row(1, r, ratio * std::exp(noise(rng)), 1000 * ratio));
@@ -91,7 +91,7 @@ TEST(analysis, no_effect_is_same_not_slower) {
 
 TEST(analysis, failed_invocation_drops_its_round) {
   auto s = planted(1.3, 10, 5);
-  s[5].status = exec::sample_status::crashed;  // round 3 of the candidate
+  s[5].status = sample_status::crashed;  // round 3 of the candidate
   s[5].error = "signal 11";
   const auto a = analyze(two_arms(), s);
   EXPECT_EQ(find(a, "b.work_count").n, 9);

@@ -63,19 +63,19 @@ TEST(duet, cores_come_from_the_pin_list_and_one_cpu_is_refused) {
 
 TEST(duet, a_sample_that_used_more_than_one_core_is_named) {
   // One thread cannot use more CPU than wall time, whatever the load: a real single-threaded run passes.
-  const sample_outcome one = run_benchmark(child({"burn-cpu", "200"}));
+  const sample one = run_benchmark(child({"burn-cpu", "200"}));
   ASSERT_EQ(one.status, sample_status::ok) << one.error;
   EXPECT_EQ(multithreaded_reason(one, "child"), "");
   // The rule on the process metrics: CPU over wall beyond the slack.
-  sample_outcome four;
+  sample four;
   four.metrics = {{"b.wall_s", 1.0}, {"b.user_s", 3.2}, {"b.sys_s", 0.3}};
   const std::string why = multithreaded_reason(four, "b");
   EXPECT_NE(why.find("more than one core"), std::string::npos) << why;
   EXPECT_NE(why.find("3.50 s of CPU in 1.00 s"), std::string::npos) << why;
-  sample_outcome near_one;
+  sample near_one;
   near_one.metrics = {{"b.wall_s", 1.0}, {"b.user_s", 1.05}, {"b.sys_s", 0.05}};
   EXPECT_EQ(multithreaded_reason(near_one, "b"), "") << "within the 15% slack (a helper thread's start-up)";
-  EXPECT_EQ(multithreaded_reason(sample_outcome{}, "b"), "") << "no metrics: nothing to tell";
+  EXPECT_EQ(multithreaded_reason(sample{}, "b"), "") << "no metrics: nothing to tell";
 }
 
 }  // namespace

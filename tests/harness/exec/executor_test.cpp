@@ -36,7 +36,7 @@ TEST(run_benchmark, json_output_becomes_an_ok_sample) {
     EXPECT_TRUE(s.metrics.contains(std::string("planted.") + m)) << m;
   EXPECT_GT(s.metrics.at("planted.maxrss_mib"), 0.0);
   EXPECT_GT(s.duration_s, 0.0);
-  EXPECT_GT(s.started_at_unix, 1.6e9);
+  EXPECT_GT(std::chrono::duration<double>(s.started_at.time_since_epoch()).count(), 1.6e9);
   EXPECT_EQ(s.context.at("abtest_process").at("stdout_truncated"), false);
 }
 
@@ -46,7 +46,6 @@ TEST(run_benchmark, lines_output_reads_stderr_too) {
   const auto s = run_benchmark(inv);
   ASSERT_EQ(s.status, sample_status::ok) << s.error;
   EXPECT_DOUBLE_EQ(s.metrics.at("planted.ntt_s"), 0.69);
-  EXPECT_EQ(s.output_tail, "TIMING: ntt 690 ms\n");
 }
 
 TEST(run_benchmark, an_exit_code_listed_as_ok_measures_and_others_fail) {

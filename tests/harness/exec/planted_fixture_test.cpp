@@ -52,7 +52,7 @@ process_result build(const std::string& folder, std::map<std::string, std::strin
   return run_process(b);
 }
 
-sample_outcome run(const std::string& folder, output_format format = output_format::json) {
+sample run(const std::string& folder, output_format format = output_format::json) {
   benchmark_invocation inv;
   inv.hardware_counters = false;
   inv.timeout_s = 60;
@@ -82,8 +82,8 @@ sample_outcome run(const std::string& folder, output_format format = output_form
 }
 
 double work_count(const std::string& folder) {
-  const sample_outcome s = run(folder);
-  EXPECT_EQ(s.status, sample_status::ok) << s.error << "\n" << s.output_tail;
+  const sample s = run(folder);
+  EXPECT_EQ(s.status, sample_status::ok) << s.error;
   return s.metrics.contains("planted.work_count") ? s.metrics.at("planted.work_count") : -1;
 }
 
@@ -94,7 +94,7 @@ std::string file_bytes(const fs::path& p) {
 
 TEST(planted_fixture, base_reports_exact_work_in_every_format) {
   ASSERT_EQ(build("work", {}, {"planted-bench", "planted-gbench"}).exit_code, 0);
-  const sample_outcome json = run("work");
+  const sample json = run("work");
   ASSERT_EQ(json.status, sample_status::ok) << json.error;
   EXPECT_EQ(json.metrics.at("planted.work_count"), units);
   EXPECT_GT(json.metrics.at("planted.total_s"), 0.0);
@@ -102,7 +102,7 @@ TEST(planted_fixture, base_reports_exact_work_in_every_format) {
   EXPECT_TRUE(std::regex_match(json.checks.at("digest"), std::regex("[0-9a-f]{16}"))) << json.checks.at("digest");
   EXPECT_EQ(json.backend, "cpu");
 
-  const sample_outcome gbench = run("work", output_format::gbench);
+  const sample gbench = run("work", output_format::gbench);
   ASSERT_EQ(gbench.status, sample_status::ok) << gbench.error;
   EXPECT_GT(gbench.metrics.at("planted_gbench.BM_planted_s"), 0.0);
   EXPECT_EQ(gbench.metrics.at("planted_gbench.BM_planted_work_count"), units);
@@ -110,13 +110,13 @@ TEST(planted_fixture, base_reports_exact_work_in_every_format) {
   EXPECT_EQ(gbench.checks.at("verified"), "true");
   EXPECT_EQ(gbench.backend, "cpu");
 
-  const sample_outcome lines = run("work", output_format::lines);
+  const sample lines = run("work", output_format::lines);
   ASSERT_EQ(lines.status, sample_status::ok) << lines.error;
   EXPECT_EQ(lines.metrics.at("planted_lines.work_count"), units);
   EXPECT_GT(lines.metrics.at("planted_lines.total_s"), 0.0);
 
   // `process`: nothing read from the output, so only the process's own metrics, and still ok.
-  const sample_outcome process = run("work", output_format::process);
+  const sample process = run("work", output_format::process);
   ASSERT_EQ(process.status, sample_status::ok) << process.error;
   EXPECT_GT(process.metrics.at("planted_process.wall_s"), 0.0);
   EXPECT_GT(process.metrics.at("planted_process.maxrss_mib"), 0.0);
@@ -175,7 +175,7 @@ TEST(planted_fixture, digest_changes_the_digest_not_the_work) {
   ASSERT_EQ(build("work", {}).exit_code, 0);
   const std::string base_digest = run("work").checks.at("digest");
   ASSERT_EQ(build("work", {{"PLANTED_DIGEST", "ON"}}).exit_code, 0);
-  const sample_outcome s = run("work");
+  const sample s = run("work");
   ASSERT_EQ(s.status, sample_status::ok) << s.error;
   EXPECT_EQ(s.metrics.at("planted.work_count"), units);
   EXPECT_NE(s.checks.at("digest"), base_digest);
@@ -183,7 +183,7 @@ TEST(planted_fixture, digest_changes_the_digest_not_the_work) {
 
 TEST(planted_fixture, crash_dies_by_sigsegv) {
   ASSERT_EQ(build("work", {{"PLANTED_CRASH", "ON"}}).exit_code, 0);
-  const sample_outcome s = run("work");
+  const sample s = run("work");
   EXPECT_EQ(s.status, sample_status::crashed);
   EXPECT_EQ(s.signal, SIGSEGV);
 }

@@ -68,9 +68,9 @@ class simulated_runs : public ::testing::Test {
       for (auto& layout : seeded_layouts(arm, seed, layouts)) plan.arms.push_back(std::move(layout));
     }
     simulated_source source(scenario_, plan);
-    std::vector<sample_row> samples;
+    std::vector<sample> samples;
     scheduler_hooks hooks;
-    hooks.record = [](const slot&, const exec::sample_outcome&) {};
+    hooks.record = [](sample&) {};
     run_schedule(m_, plan, source, samples, hooks);
     const auto a = analyze(plan, samples);
     EXPECT_EQ(a.rows.size(), 1u);
@@ -168,8 +168,8 @@ run_plan aa_plan() {
 }
 
 // Arm `arm`'s sample of round `r`, b.total_s = `seconds`.
-sample_row sample_of(int arm, int r, double seconds) {
-  sample_row s;
+sample sample_of(int arm, int r, double seconds) {
+  sample s;
   s.arm = arm;
   s.benchmark = "b";
   s.round = r;
@@ -188,7 +188,7 @@ TEST(duet_analysis, a_slow_core_and_the_start_order_are_taken_out) {
   for (int seed = 0; seed < n; ++seed) {
     std::mt19937_64 rng(seed);
     std::normal_distribution<double> noise(0.0, 0.01);
-    std::vector<sample_row> samples;
+    std::vector<sample> samples;
     for (int r = 1; r <= plan.rounds; ++r)
       for (int arm = 0; arm < 2; ++arm) {
         const bool base_on_first = duet_baseline_on_first_core(r);
@@ -233,7 +233,7 @@ TEST(duet_analysis, a_disturbance_that_comes_and_goes_on_one_core_is_taken_out) 
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     // Per core, per swap pair: busy (a job arrives with probability 0.3, stays with 0.6) and how much.
     double busy[2] = {0, 0};
-    std::vector<sample_row> samples;
+    std::vector<sample> samples;
     for (int r = 1; r <= plan.rounds; ++r) {
       if (r % 2 == 1)
         for (double& b : busy) b = (b > 0 ? unit(rng) < 0.6 : unit(rng) < 0.3) ? 0.1 + 0.3 * unit(rng) : 0.0;

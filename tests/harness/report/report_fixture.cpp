@@ -27,9 +27,9 @@ void write_fixture(const std::filesystem::path& path) {
     store.create_experiment(e);
     for (int arm = 0; arm < 2; ++arm)
       for (int round = 1; round <= 3; ++round) {
-        db::sample_record s;
+        sample s;
         s.experiment_id = e.id;
-        s.arm_idx = arm;
+        s.arm = arm;
         s.benchmark = "proof";
         s.round = round;
         s.position = arm;

@@ -1,9 +1,9 @@
 // Tests of the sample status names (they are stored in the results database).
-#include "harness/exec/sample.hpp"
+#include "harness/sample/sample.hpp"
 
 #include <gtest/gtest.h>
 
-namespace abtest::exec {
+namespace abtest {
 namespace {
 
 TEST(sample_status_names, round_trip_every_status) {
@@ -24,4 +24,4 @@ TEST(sample_status_names, unknown_text_is_rejected) {
 }
 
 }  // namespace
-}  // namespace abtest::exec
+}  // namespace abtest
