@@ -40,7 +40,8 @@ struct plan_options {
   int matrix_rounds = 0;    // > 0: the rounds a factorial and each A/B run (--rounds), not planned
 };
 
-// One design priced: what it is expected to cost, overall A/B and confirmations of one culprit included.
+// One design priced: what it is expected to cost, the confirmations of one culprit included, and the
+// overall A/B where the design needs one (group testing; a factorial takes it from its corners).
 struct priced_design {
   design_choice design = design_choice::full;
   std::string label;     // "full 2^5", "half 2^(5-1) E=ABCD", "group testing"
