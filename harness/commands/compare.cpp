@@ -6,9 +6,9 @@
 
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/experiment/comparison_output.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
-#include "harness/experiment/report.hpp"
 #include "harness/report/verdict_json.hpp"
 #include "harness/stats/descriptive.hpp"
 #include "harness/stats/welch.hpp"
