@@ -15,9 +15,9 @@
 #include "harness/changepoint/canary.hpp"
 #include "harness/changepoint/detect.hpp"
 #include "harness/commands/command.hpp"
-#include "harness/commands/history_confirm.hpp"
 #include "harness/core/analysis.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/experiment/history_confirm.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -171,8 +171,10 @@ int history(const history_flags& f, const global_options& g) {
                        {"magnitude", cp.magnitude}, {"p_value", cp.p_value}, {"state", state}};
       if (f.confirm && state == "new") {
         // The A/B of the last night before the change against the night of the change.
-        const confirmation c = confirm_changepoint(
-            store, g, {r.id, variant, metric, used[cp.index - 1].experiment, at.experiment, f.confirm_rounds, f.margin_pct / 100});
+        const confirmation c = confirm_changepoint(store,
+                                                   {r.id, variant, metric, used[cp.index - 1].experiment, at.experiment,
+                                                    f.confirm_rounds, f.margin_pct / 100, g.manifest, g.command_line},
+                                                   context_for(g));
         j["confirm"] = {{"verdict", c.verdict}, {"experiment", c.experiment}, {"note", c.note},
                         {"before", used[cp.index - 1].experiment}, {"after", at.experiment}};
         if (c.ratio) j["confirm"]["ratio"] = *c.ratio;
