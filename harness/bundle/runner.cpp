@@ -13,8 +13,8 @@
 #include "db/error.hpp"
 #include "harness/bundle/bundle_plan.hpp"
 #include "harness/bundle/host_check.hpp"
+#include "harness/experiment/comparison_output.hpp"
 #include "harness/experiment/experiment.hpp"
-#include "harness/experiment/report.hpp"
 
 namespace abtest::bundle {
 namespace fs = std::filesystem;

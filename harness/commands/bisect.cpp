@@ -17,11 +17,10 @@
 #include "harness/core/analysis.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
-#include "harness/counts/count_set.hpp"
 #include "harness/counts/mechanism_format.hpp"
 #include "harness/experiment/bisect_progress.hpp"
+#include "harness/experiment/counts_screen.hpp"
 #include "harness/experiment/experiment.hpp"
-#include "harness/report/mechanisms.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/experiment/unit_costs.hpp"
 #include "harness/search/toggle_bisect.hpp"
@@ -149,85 +148,16 @@ search_space build_arms(const toggle_request& q, variant_arms& arms) {
 
 // --- counts screen (--counts) -----------------------------------------------------------------
 
-// Issue #16: a first screen in Valgrind's exact counts. `from`, `to`, and for each toggle the search
-// may vary `from` with it and `to` without it are counted once (one experiment, no timing). A toggle
-// with which no count moves at either end (counts::moved_counts) is not timed: its binaries differ,
-// but not the work they do. Both ends, so that a toggle acting only together with another one is
-// still timed. Never a verdict — whatever moves is timed as without the screen — and blind to what
-// Valgrind cannot see (GPU work, waiting, threads contending), which a user of --counts accepts.
-struct counts_screen {
-  std::string experiment;
-  std::vector<std::string> not_timed;               // toggle ids
-  std::map<std::string, counts::mechanism> blocks;  // term ("A1=4", "PAIR1*PAIR2") → `from` with it vs `from`
-  std::map<std::string, search::factor> factors;    // by name ("A1=4"): what a term sets
-};
-
-// The mechanism block of two stored counts of one benchmark, with the candidate's rename rules.
-counts::mechanism block_of(const db::counts_record& base, const db::counts_record& candidate, const std::string& base_label,
-                           const std::string& candidate_label) {
-  counts::diff_options o;
-  o.rename = report::rename_rules(candidate.spec);
-  auto block = counts::diff_counts(counts::count_set_from_json(*base.counts), counts::count_set_from_json(*candidate.counts), o);
-  block.base_label = base_label;
-  block.candidate_label = candidate_label;
-  return block;
+// What the counts screen compares (experiment/counts_screen.hpp), and how it counts: an experiment
+// of the oracle's with no rounds, its arms counted under Valgrind and not timed.
+screen_request screen_of(const toggle_request& q, const arm_plan& from) {
+  return {search_toggles(q.m), q.from.levels, q.to.levels, from, benchmark_of(q.s.metric)};
 }
 
-counts_screen screen_counts(const toggle_request& q, variant_arms& arms, experiment_oracle& oracle, db::results_store& store,
-                            search_space& space) {
-  counts_screen out;
-  const auto factors = search::differing_factors(search_toggles(q.m), q.from.levels, q.to.levels, space.opts.exclude);
-  if (factors.empty()) return out;
-  for (const auto& fac : factors) out.factors.emplace(fac.name, fac);
-  std::vector<arm_plan> plan_arms{space.from};
-  std::vector<std::pair<int, int>> ends;  // per factor: its arm with `from`, its arm without it from `to`
-  const auto add = [&](const search::levels& levels) {  // each variant counted once
-    const auto arm = arms(levels);
-    if (!arm) return -1;
-    for (std::size_t i = 0; i < plan_arms.size(); ++i)
-      if (plan_arms[i].key == arm->key) return static_cast<int>(i);
-    plan_arms.push_back(*arm);
-    return static_cast<int>(plan_arms.size()) - 1;
+arm_counter counter_of(experiment_oracle& oracle) {
+  return [&oracle](const std::vector<arm_plan>& arms, const std::string& role) {
+    return oracle.run_arms(arms, 0, "bisect", {{"role", role}}).experiment_id;
   };
-  const int to_arm = add(q.to.levels);
-  for (const auto& fac : factors) {
-    search::levels with = q.from.levels, without = q.to.levels;
-    with[fac.toggle] = fac.high;
-    if (const auto it = q.from.levels.find(fac.toggle); it != q.from.levels.end()) without[fac.toggle] = it->second;
-    else without.erase(fac.toggle);
-    ends.emplace_back(add(with), add(without));
-  }
-  const arm_set_result r = oracle.run_arms(plan_arms, 0, "bisect", {{"role", "counts-screen"}});
-  out.experiment = r.experiment_id;
-  const std::string bench = benchmark_of(q.s.metric);
-  std::map<int, db::counts_record> records;
-  std::map<int, counts::count_set> counted;
-  for (const auto& c : store.list_counts(r.experiment_id))
-    if (c.benchmark == bench && c.counts) {
-      counted.emplace(c.arm_idx, counts::count_set_from_json(*c.counts));
-      records.emplace(c.arm_idx, c);
-    }
-  const auto moved = [&](int base, int cand) -> std::optional<bool> {  // nullopt: not counted
-    if (base < 0 || cand < 0 || !counted.count(base) || !counted.count(cand)) return std::nullopt;
-    return !counts::moved_counts(counted.at(base), counted.at(cand)).empty();
-  };
-  for (std::size_t i = 0; i < factors.size(); ++i) {
-    const auto [with, without] = ends[i];
-    if (with >= 0 && counted.count(0) && counted.count(with))
-      out.blocks.emplace(factors[i].name,
-                         block_of(records.at(0), records.at(with), space.from.key, plan_arms[static_cast<std::size_t>(with)].key));
-    const auto at_from = moved(0, with), at_to = moved(to_arm, without);
-    if (at_from && at_to && !*at_from && !*at_to) {
-      out.not_timed.push_back(factors[i].toggle);
-      space.opts.exclude.push_back(factors[i].toggle);
-    }
-  }
-  if (!out.not_timed.empty())
-    space.notes.push_back(fmt::format("counts screen ({}): no count moved with {} at either end — not timed", out.experiment,
-                                      fmt::join(out.not_timed, ", ")));
-  else
-    space.notes.push_back(fmt::format("counts screen ({}): every toggle moved a count — all timed", out.experiment));
-  return out;
 }
 
 // --- search ----------------------------------------------------------------------------------
@@ -296,34 +226,6 @@ void store_outcome(db::results_store& store, const toggle_outcome& o, double sea
 }
 
 // --- report ----------------------------------------------------------------------------------
-
-// The mechanism block of a term (`from` with the term's toggles vs `from`), when it was counted.
-std::vector<const counts::mechanism*> term_blocks(const search::culprit& c, const counts_screen& screen) {
-  if (const auto it = screen.blocks.find(term_name(c.toggles)); it != screen.blocks.end()) return {&it->second};
-  return {};
-}
-
-// An interaction's block needs the configuration with all of its toggles, which the screen did not
-// count: counted now (one more Valgrind run each; `from` is reused), like the screen, as an experiment.
-void count_interactions(const toggle_request& q, const arm_plan& from, variant_arms& arms, experiment_oracle& oracle,
-                        db::results_store& store, const search::attribution& split, counts_screen& screen) {
-  const std::string bench = benchmark_of(q.s.metric);
-  for (const auto* list : {&split.culprits, &split.offsets})
-    for (const auto& c : *list) {
-      const std::string term = term_name(c.toggles);
-      if (c.toggles.size() < 2 || screen.blocks.count(term)) continue;
-      search::levels levels = q.from.levels;
-      for (const auto& name : c.toggles)
-        if (const auto it = screen.factors.find(name); it != screen.factors.end()) levels[it->second.toggle] = it->second.high;
-      const auto arm = arms(levels);
-      if (!arm) continue;
-      const arm_set_result r = oracle.run_arms({from, *arm}, 0, "bisect", {{"role", "counts-term"}});
-      std::optional<db::counts_record> base, cand;
-      for (const auto& rec : store.list_counts(r.experiment_id))
-        if (rec.benchmark == bench && rec.counts) (rec.arm_idx == 0 ? base : cand) = rec;
-      if (base && cand) screen.blocks.emplace(term, block_of(*base, *cand, from.key, arm->key));
-    }
-}
 
 nlohmann::json terms_json(const std::vector<search::culprit>& list, const counts_screen& screen) {
   nlohmann::json out = nlohmann::json::array();
@@ -448,7 +350,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
                         shape);
   oracle.set_listener(steps.listener());
   counts_screen screen;
-  if (s.counts) screen = screen_counts(q, arms, oracle, store, space);
+  if (s.counts) screen = screen_counts(store, screen_of(q, space.from), std::ref(arms), counter_of(oracle), space.opts.exclude, space.notes);
   search::bisect_report r = run_search(q, oracle, space.opts);
   // The full matrix it is weighed against: over every toggle that differs, the screened ones too,
   // and each configuration with its layouts (runs count every layout's invocations).
@@ -465,7 +367,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
                                     after);
 
   toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes);
-  if (s.counts) count_interactions(q, space.from, arms, oracle, store, o.split, screen);
+  if (s.counts) count_interactions(store, screen_of(q, space.from), std::ref(arms), counter_of(oracle), o.split, screen);
   for (const auto& n : oracle.notes()) o.notes.push_back(n);
   o.screen = std::move(screen);
   std::erase_if(o.r.skipped, [&](const std::string& t) {  // the screen's are listed apart, as not timed

@@ -8,8 +8,8 @@
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
+#include "harness/experiment/build_matrix.hpp"
 #include "harness/experiment/experiment.hpp"
-#include "harness/search/design.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -20,75 +20,6 @@ struct build_flags {
   std::string design = "full";
   int jobs = 0;
 };
-
-// The variants of a design over the chosen toggles (all of the manifest's by default). `full` is
-// every level of every toggle (4 levels of A1 × 2^4 = 64 for this repository's manifest); `half`
-// and `oat` are the two-level designs of `abtest matrix` with each toggle at its `on` level.
-std::vector<variant> design_variants(const manifest& m, const std::vector<std::string>& ids, const std::string& name) {
-  std::vector<const toggle_spec*> factors;
-  for (const auto& t : m.toggles)
-    if (t.changes_build() && (ids.empty() || std::count(ids.begin(), ids.end(), t.id))) factors.push_back(&t);
-  for (const auto& id : ids)
-    if (!m.toggle(id).changes_build()) throw usage_error(fmt::format("--toggle {}: an env toggle needs no build — leave it out", id));
-  if (factors.empty()) throw usage_error("no toggles to build — the manifest's toggles are all `env`, which need no build");
-  std::vector<variant> out;
-  if (name == "full") {
-    out.emplace_back();
-    for (const auto* t : factors) {
-      std::vector<variant> next;
-      for (const auto& v : out)
-        for (const auto& level : t->levels) {
-          variant w = v;
-          if (level != t->off()) w.levels[t->id] = level;
-          next.push_back(std::move(w));
-        }
-      out = std::move(next);
-    }
-    return out;
-  }
-  search::design d;
-  try {
-    d = search::make_design(name, static_cast<int>(factors.size()));
-  } catch (const std::invalid_argument& e) {
-    throw usage_error(fmt::format("--design {}: {} — use full, half or oat", name, e.what()));
-  }
-  for (const auto& run : d.runs) {
-    variant v;
-    for (size_t j = 0; j < factors.size(); ++j)
-      if (run[j]) v.levels[factors[j]->id] = factors[j]->on;
-    out.push_back(std::move(v));
-  }
-  return out;
-}
-
-int distance(const variant& a, const variant& b) {
-  std::set<std::string> ids;
-  for (const auto& [id, _] : a.levels) ids.insert(id);
-  for (const auto& [id, _] : b.levels) ids.insert(id);
-  int d = 0;
-  for (const auto& id : ids) {
-    const auto x = a.levels.find(id), y = b.levels.find(id);
-    d += (x == a.levels.end() || y == b.levels.end()) ? 1 : x->second != y->second;
-  }
-  return d;
-}
-
-// Nearest neighbour from base: each variant after the one it differs from least, so that a build
-// changes as few toggle headers as it can after the last (the compiler cache makes any order
-// correct; this one keeps each step's misses to what one toggle touches).
-std::vector<variant> reuse_order(std::vector<variant> todo) {
-  std::vector<variant> out;
-  variant last;
-  while (!todo.empty()) {
-    auto best = todo.begin();
-    for (auto it = todo.begin(); it != todo.end(); ++it)
-      if (distance(*it, last) < distance(*best, last) || (distance(*it, last) == distance(*best, last) && *it < *best)) best = it;
-    last = *best;
-    out.push_back(std::move(*best));
-    todo.erase(best);
-  }
-  return out;
-}
 
 // handed_values as the build sees them, e.g. `-DCMAKE_C_FLAGS="-O3 -march=native"`.
 std::vector<std::string> handed_value_lines(const manifest& m, const variant& v) {

@@ -6,12 +6,11 @@
 
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/experiment/comparison_output.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
-#include "harness/experiment/report.hpp"
+#include "harness/experiment/unpaired_comparison.hpp"
 #include "harness/report/verdict_json.hpp"
-#include "harness/stats/descriptive.hpp"
-#include "harness/stats/welch.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -49,45 +48,10 @@ int one(db::results_store& store, const compare_flags& f, const global_options& 
 int two(db::results_store& store, const compare_flags& f, const global_options& g) {
   const auto a = experiment_or_latest(store, f.experiments[0]);
   const auto b = experiment_or_latest(store, f.experiments[1]);
-  const auto plan_a = run_plan::from_json(a.config), plan_b = run_plan::from_json(b.config);
-  const std::string key = f.variant.empty() ? plan_a.arms[0].key : f.variant;
-  auto arm_of = [&](const run_plan& p, const std::string& id) {
-    for (size_t i = 0; i < p.arms.size(); ++i)
-      if (p.arms[i].key == key) return static_cast<int>(i);
-    throw usage_error(fmt::format("experiment {} has no arm {} — pick one with --variant", id, key));
-  };
-  const int arm_a = arm_of(plan_a, a.id), arm_b = arm_of(plan_b, b.id);
-  auto values = [](const std::vector<sample>& rows, int arm) {
-    std::map<std::string, std::vector<double>> out;
-    for (const auto& s : rows)
-      if (!s.warmup && s.arm == arm && s.status == sample_status::ok)
-        for (const auto& [k, v] : s.metrics)
-          if (v > 0 && !is_auxiliary_metric(k)) out[k].push_back(v);
-    return out;
-  };
-  const auto va = values(load_samples(store, a.id), arm_a), vb = values(load_samples(store, b.id), arm_b);
-  // One row per metric both measured, judged as a paired run is: Holm across the rows, a direction
-  // only where it survives (analysis.hpp, judge).
-  run_plan plan = plan_a;
-  plan.margin = f.margin_pct >= 0 ? f.margin_pct / 100 : plan_a.margin;
-  plan.adaptive = false;  // Welch's CI is a fixed-n interval
-  analysis_result analysis;
-  analysis.arms.resize(2);
-  for (const auto& [metric, xa] : va) {
-    const auto it = vb.find(metric);
-    if (it == vb.end()) continue;
-    verdict_row row;
-    row.arm = 1;
-    row.variant = row.baseline = key;
-    row.benchmark = metric.substr(0, metric.find('.'));
-    row.metric = metric;
-    row.primary = stats::welch_log_ratio(it->second, xa);
-    row.n = row.primary.n;
-    row.baseline_median = stats::median(xa);
-    row.candidate_median = stats::median(it->second);
-    analysis.rows.push_back(std::move(row));
-  }
-  judge(analysis, plan);
+  const unpaired_comparison c =
+      compare_unpaired(store, a, b, f.variant, f.margin_pct >= 0 ? std::optional(f.margin_pct / 100) : std::nullopt);
+  const std::string& key = c.variant;
+  const analysis_result& analysis = c.analysis;
   report::experiment_result result{b.id, a.id, {}};
   for (const auto& r : analysis.rows) result.verdicts.push_back(to_record(r, b.id));
   if (g.json) {

@@ -5,7 +5,6 @@
 // change); an alert whose metrics are back at their old level closes as fixed (issue #26).
 #include <fmt/format.h>
 
-#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -15,9 +14,10 @@
 #include "harness/changepoint/canary.hpp"
 #include "harness/changepoint/detect.hpp"
 #include "harness/commands/command.hpp"
-#include "harness/commands/history_confirm.hpp"
 #include "harness/core/analysis.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/experiment/history_confirm.hpp"
+#include "harness/experiment/night_series.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -38,82 +38,6 @@ std::optional<db::experiment_kind> kind_of(const std::string& text) {
   } catch (const std::invalid_argument& e) {
     throw usage_error(fmt::format("--kind {}: {} — e.g. --kind nightly", text, e.what()));
   }
-}
-
-// One value per experiment (the first arm running the variant), oldest first.
-std::vector<db::series_point> one_per_experiment(std::vector<db::series_point> points) {
-  std::vector<db::series_point> out;
-  for (auto& p : points)
-    if (out.empty() || out.back().experiment_id != p.experiment_id) out.push_back(std::move(p));
-  return out;
-}
-
-// A night: one experiment, or the experiments of one group (the shards of a matrix run across
-// machines, `matrix --group`), named by its first experiment.
-struct night_point {
-  std::string experiment;               // the first (oldest) experiment of the night
-  std::vector<std::string> experiments;
-  db::time_point started_at{};
-  double median = 0;                    // geometric mean of the experiments' medians (raw seconds)
-  double value = 0;                     // what the detectors see: ln median, or ln(median / canary)
-};
-
-class night_index {
- public:
-  explicit night_index(db::results_store& store) : store_(store) {}
-  const std::string& of(const std::string& experiment) {
-    auto it = night_.find(experiment);
-    if (it != night_.end()) return it->second;
-    const auto e = store_.find_experiment(experiment);
-    const std::string group = e ? e->config.value("group", std::string()) : std::string();
-    return night_.emplace(experiment, group.empty() ? experiment : "group " + group).first->second;
-  }
-
- private:
-  db::results_store& store_;
-  std::map<std::string, std::string> night_;
-};
-
-// The series of one (variant, metric) by night. With a canary, each experiment is divided by the
-// canary measured in that same experiment — the same machine and rounds, which is what cancels a
-// machine's drift — before the experiments of a night are averaged (on the log scale).
-std::vector<night_point> nights_of(db::results_store& store, night_index& nights, const std::string& variant, const std::string& metric,
-                                   std::optional<db::experiment_kind> kind, const std::string& canary_variant, bool& normalized) {
-  const auto points = one_per_experiment(store.series(variant, metric, kind));
-  std::vector<changepoint::night_value> raw, canary;
-  for (const auto& p : points) raw.push_back({p.experiment_id, p.median});
-  for (const auto& p : one_per_experiment(store.series(canary_variant, metric, kind))) canary.push_back({p.experiment_id, p.median});
-  normalized = !canary.empty();
-  std::map<std::string, double> value;
-  if (normalized) {
-    for (const auto& p : changepoint::normalize_by_canary(raw, canary)) value[p.night] = p.value;
-  } else {
-    for (const auto& p : raw)
-      if (p.value > 0) value[p.night] = std::log(p.value);
-  }
-  std::vector<night_point> out;
-  std::map<std::string, std::size_t> index;
-  std::vector<double> log_median_sum;
-  for (const auto& p : points) {
-    const auto v = value.find(p.experiment_id);
-    if (v == value.end()) continue;
-    const std::string& key = nights.of(p.experiment_id);
-    auto [it, added] = index.emplace(key, out.size());
-    if (added) {
-      out.push_back({p.experiment_id, {}, p.started_at, 0, 0});
-      log_median_sum.push_back(0);
-    }
-    auto& n = out[it->second];
-    n.experiments.push_back(p.experiment_id);
-    n.value += v->second;
-    log_median_sum[it->second] += std::log(p.median);
-  }
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const double k = static_cast<double>(out[i].experiments.size());
-    out[i].value /= k;
-    out[i].median = std::exp(log_median_sum[i] / k);
-  }
-  return out;
 }
 
 // The alert of a nightly change (variant, night at the change point) holding `metric`, if any.
@@ -149,8 +73,7 @@ int history(const history_flags& f, const global_options& g) {
   std::map<std::string, std::map<std::string, std::vector<alerts::night_median>>> levels;  // variant → metric → nights
   auto known_alerts = store.list_alerts();  // read again only when a confirmation records a sighting
   for (const auto& [variant, metric] : keys) {
-    bool normalized = false;
-    const auto used = nights_of(store, index, variant, metric, kind, f.canary, normalized);
+    const auto [used, normalized] = nights_of(store, index, variant, metric, kind, f.canary);
     std::vector<double> x;
     for (const auto& p : used) x.push_back(p.value);
     for (const auto& p : used) levels[variant][metric].push_back({p.experiment, p.median});
@@ -171,8 +94,10 @@ int history(const history_flags& f, const global_options& g) {
                        {"magnitude", cp.magnitude}, {"p_value", cp.p_value}, {"state", state}};
       if (f.confirm && state == "new") {
         // The A/B of the last night before the change against the night of the change.
-        const confirmation c = confirm_changepoint(
-            store, g, {r.id, variant, metric, used[cp.index - 1].experiment, at.experiment, f.confirm_rounds, f.margin_pct / 100});
+        const confirmation c = confirm_changepoint(store,
+                                                   {r.id, variant, metric, used[cp.index - 1].experiment, at.experiment,
+                                                    f.confirm_rounds, f.margin_pct / 100, g.manifest, g.command_line},
+                                                   context_for(g));
         j["confirm"] = {{"verdict", c.verdict}, {"experiment", c.experiment}, {"note", c.note},
                         {"before", used[cp.index - 1].experiment}, {"after", at.experiment}};
         if (c.ratio) j["confirm"]["ratio"] = *c.ratio;

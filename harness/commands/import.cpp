@@ -7,8 +7,8 @@
 #include "db/error.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/experiment/comparison_output.hpp"
 #include "harness/experiment/experiment.hpp"
-#include "harness/experiment/report.hpp"
 
 namespace abtest::cli {
 namespace {

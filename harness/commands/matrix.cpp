@@ -5,21 +5,19 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <cmath>
 #include <iostream>
-#include <set>
 #include <tuple>
 
 #include "harness/commands/bundle_flag.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/commands/measurement.hpp"
-#include "harness/commands/matrix_effects.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/scheduler.hpp"
 #include "harness/core/variant.hpp"
+#include "harness/experiment/comparison_output.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/experiment/matrix_effects.hpp"
 #include "harness/experiment/oracle.hpp"
-#include "harness/experiment/report.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/experiment/worktree.hpp"
 #include "harness/search/design.hpp"
@@ -79,8 +77,7 @@ struct matrix_request {
   int shard = 0, shards = 1;
   std::vector<search::factor> factors;  // the toggles varied, each between off and its level
   search::design d;
-  std::vector<std::string> keys;        // variant key per run of the design
-  recorded_design design;
+  recorded_design design;               // with the variant key per run of the design
   std::vector<std::string> notes;
 };
 
@@ -105,10 +102,7 @@ void resolve(const matrix_flags& f, const global_options& g, matrix_request& q) 
     throw usage_error(fmt::format("--design {} with {} toggles: {} — try --design full|half|oat or fewer toggles", f.design,
                                   q.factors.size(), e.what()));
   }
-  std::vector<std::string> factor_names;
-  for (const auto& run : q.d.runs) q.keys.push_back(variant_key(search::apply({}, q.factors, run), q.m));
-  for (const auto& x : q.factors) factor_names.push_back(x.name);
-  q.design = design_from_json(design_to_json(q.d, q.keys, factor_names));
+  q.design = make_recorded_design(q.m, q.d, q.factors);
   const evidence_flags& ev = f.evidence;
   check_evidence(ev, {q.scenario.has_value(), false, q.scenario ? 0 : q.m.benchmarks.front().warmups, ""});
   if (ev.duet && (q.d.runs.size() != 2 || !f.canary.empty()))
@@ -167,8 +161,8 @@ matrix_arms build_arms(const matrix_flags& f, matrix_request& q, variant_arms& a
       if (c == 0)
         throw user_error(exit_code::build_failed, fmt::format("the build of base failed — every arm is compared with it; last lines:\n{}",
                                                               arms.failure("base")));
-      out.skipped.push_back({{"variant", q.keys[c]}, {"reason", "build failed"}, {"log_tail", arms.failure(q.keys[c])}});
-      q.notes.push_back(fmt::format("{} does not build — skipped", q.keys[c]));
+      out.skipped.push_back({{"variant", q.design.keys[c]}, {"reason", "build failed"}, {"log_tail", arms.failure(q.design.keys[c])}});
+      q.notes.push_back(fmt::format("{} does not build — skipped", q.design.keys[c]));
       continue;
     }
     out.arms.push_back(*arm);
@@ -187,41 +181,36 @@ matrix_arms build_arms(const matrix_flags& f, matrix_request& q, variant_arms& a
 
 // --- attribute: factorial effects per metric --------------------------------------------------
 
-struct matrix_effects {
-  nlohmann::json json = nlohmann::json::array();
-  std::string tables;
-  std::vector<db::effect_record> records;
-};
-
 // Factorial effects per key metric over this experiment's runs of the design (configurations of
 // other shards or failed builds are missing: `matrix --analyze` takes the shards together).
-matrix_effects attribute(const matrix_flags& f, matrix_request& q, const arm_set_result& r) {
-  matrix_effects out;
+design_effects attribute(const matrix_flags& f, matrix_request& q, const arm_set_result& r) {
   const auto metrics = f.metrics.empty() ? default_monitor_metrics(r.plan, r.samples) : f.metrics;
-  for (const auto& metric : metrics) {
-    if (q.shards > 1) {
-      // A shard holds a part of the design: a fit of it alone would alias every term it cannot see.
-      q.notes.push_back(fmt::format("{}: no factorial effects from one shard — merge the shards' databases (`abtest db merge`) "
-                                    "and run `abtest matrix --analyze{}`",
-                                    metric, f.group.empty() ? " --experiment ID..." : " --group " + f.group));
-      continue;
-    }
-    const search::shard_values v = design_values(q.design, r.plan, r.samples, r.analysis, metric);
-    const int columns = r.plan.layouts > 0 ? r.plan.layouts : r.plan.rounds;  // design_values' replicates
-    std::vector<std::vector<double>> y(q.d.runs.size(), std::vector<double>(static_cast<std::size_t>(columns), NAN));
-    for (std::size_t i = 0; i < v.configs.size(); ++i) y[v.configs[i]] = v.y[i];
-    try {
-      auto e = effects_report(metric, q.design, search::attribute(q.d, y, 0.05, q.mm.margin), search::measured_log_ratios(q.d, {v}),
-                              r.plan.layouts > 0 ? "layouts" : "rounds");
-      for (auto& rec : e.records) rec.experiment_id = r.experiment_id;
-      out.json.push_back(e.json);
-      out.tables += e.table;
-      out.records.insert(out.records.end(), e.records.begin(), e.records.end());
-    } catch (const std::invalid_argument& e) {
-      q.notes.push_back(fmt::format("{}: no factorial effects — {} (failed builds leave the design incomplete)", metric, e.what()));
-    }
+  if (q.shards == 1) return experiment_effects(q.design, r.plan, r.samples, r.analysis, r.experiment_id, metrics, q.mm.margin, q.notes);
+  // A shard holds a part of the design: a fit of it alone would alias every term it cannot see.
+  for (const auto& metric : metrics)
+    q.notes.push_back(fmt::format("{}: no factorial effects from one shard — merge the shards' databases (`abtest db merge`) "
+                                  "and run `abtest matrix --analyze{}`",
+                                  metric, f.group.empty() ? " --experiment ID..." : " --group " + f.group));
+  return {};
+}
+
+// `abtest matrix --analyze`: the design's effects over its shards' experiments, stored with each.
+int matrix_analyze(const matrix_flags& f, const global_options& g) {
+  auto store = open_store(db_path(g, nullptr));
+  const design_analysis a = analyze_design(store, f.experiments, f.group, f.metrics, f.measure.margin_pct / 100.0);
+  if (g.json) {
+    std::cout << nlohmann::json({{"experiments", a.experiments}, {"group", a.group}, {"design", a.design.json},
+                                 {"shards", {{"count", a.shards}, {"present", a.present}}}, {"effects", a.effects.json},
+                                 {"notes", a.notes}})
+                     .dump(2)
+              << "\n";
+  } else if (!g.quiet) {
+    fmt::print("design of {} configurations over {} experiment(s){}: {}\n", a.design.d.runs.size(), a.experiments.size(),
+               a.group.empty() ? "" : " of group " + a.group, fmt::join(a.experiments, ", "));
+    for (const auto& n : a.notes) fmt::print("note: {}\n", n);
+    fmt::print("{}\n", a.effects.tables);
   }
-  return out;
+  return a.effects.json.empty() ? static_cast<int>(exit_code::bench_failed) : 0;
 }
 
 // --- report: what the terminal and --json both show -------------------------------------------
@@ -232,7 +221,7 @@ struct matrix_outcome {
   nlohmann::json design, skipped;
   const arm_set_result& r;
   analysis_result analysis;  // r's, with a frozen canary's digest mismatch forgiven
-  matrix_effects effects;
+  design_effects effects;
   std::vector<std::string> notes;
   int rounds_done = 0;
   std::vector<db::counts_record> counts;  // --counts: the configurations' Valgrind counts
@@ -283,7 +272,7 @@ run_plan bundle_plan_of(const oracle_settings& s, const matrix_request& q, std::
 int matrix(const matrix_flags& f, const global_options& g) {
   check_bundle_flags(f.bundle, f.evidence, f.measure.simulate, false);
   if (!f.bundle.empty() && f.evidence.duet) throw usage_error("--duet pairs two variants; a matrix bundle runs more — leave out --duet");
-  if (f.analyze) return matrix_analyze(f.experiments, f.group, f.metrics, f.measure.margin_pct, g);
+  if (f.analyze) return matrix_analyze(f, g);
   if (!f.experiments.empty()) throw usage_error("--experiment goes with --analyze");
   matrix_request q;
   resolve(f, g, q);

@@ -4,8 +4,6 @@
 // wrong!", ASPLOS 2009).
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cmath>
 #include <iostream>
 
 #include "harness/commands/command.hpp"
@@ -13,6 +11,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/experiment/noise_floor.hpp"
 #include "harness/experiment/oracle.hpp"
 #include "harness/experiment/simulation.hpp"
 
@@ -83,12 +82,9 @@ int noise_floor(const noise_flags& f, const global_options& g) {
                                     v.key(m), f.layouts, f.layouts, mm.rounds);
     table += fmt::format("  {:<36} {:>8} {:>19} {:>8} {:>10} {:>8}\n", "metric", "ratio", "95% CI", "floor", "layout sd",
                          "run sd");
-    for (const auto& row : analysis.rows) {
-      if (!f.metrics.empty() && std::find(f.metrics.begin(), f.metrics.end(), row.metric) == f.metrics.end()) continue;
-      if (!row.primary.has_ci || !row.layouts) continue;
-      const double floor = std::expm1(std::max(std::abs(row.primary.ci_low), std::abs(row.primary.ci_high)));
-      // Both halves are layouts of the same build: their layout sd estimates the same thing.
-      const double layout_sd = std::sqrt((std::pow(row.layouts->sd_baseline, 2) + std::pow(row.layouts->sd_candidate, 2)) / 2);
+    for (const metric_floor& mf : noise_floors(analysis, f.metrics, floor_source::layouts)) {
+      const verdict_row& row = *mf.row;
+      const double floor = mf.floor, layout_sd = mf.layout_sd;
       rows.push_back({{"metric", row.metric}, {"n", row.n}, {"ratio", row.primary.ratio()}, {"ci_low", row.primary.ratio_low()},
                       {"ci_high", row.primary.ratio_high()}, {"floor", floor}, {"layout_sd", layout_sd},
                       {"within_sd", row.layouts->within_sd}, {"layout_share", row.layouts->share},
@@ -148,16 +144,13 @@ int noise_floor(const noise_flags& f, const global_options& g) {
   const arm_set_result r = oracle.run_arms({a, b}, mm.rounds, s.kind, {{"layout", f.layout}});
   const analysis_result& analysis = r.analysis;
 
-  // The floor of a metric: the largest |ln ratio| the A/A′ CI admits, max(|low|, |high|) — an
-  // effect smaller than this could be the layout alone.
   nlohmann::json rows = nlohmann::json::array();
   std::string table = fmt::format("noise floor of {} (A/A′, {} rounds, layout {})\n", a.key, mm.rounds,
                                   fmt::join(f.layout, " "));
   table += fmt::format("  {:<36} {:>8} {:>19} {:>8}\n", "metric", "ratio", "95% CI", "floor");
-  for (const auto& row : analysis.rows) {
-    if (!f.metrics.empty() && std::find(f.metrics.begin(), f.metrics.end(), row.metric) == f.metrics.end()) continue;
-    if (!row.primary.has_ci) continue;
-    const double floor = std::expm1(std::max(std::abs(row.primary.ci_low), std::abs(row.primary.ci_high)));
+  for (const metric_floor& mf : noise_floors(analysis, f.metrics, floor_source::rebuild)) {
+    const verdict_row& row = *mf.row;
+    const double floor = mf.floor;
     rows.push_back({{"metric", row.metric}, {"n", row.n}, {"ratio", row.primary.ratio()}, {"ci_low", row.primary.ratio_low()},
                     {"ci_high", row.primary.ratio_high()}, {"floor", floor}, {"verdict", stats::to_string(row.verdict)}});
     table += fmt::format("  {:<36} {:>8.4f} {:>8.4f}–{:<10.4f} {:>7.2f}%\n", row.metric, row.primary.ratio(), row.primary.ratio_low(),

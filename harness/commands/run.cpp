@@ -15,9 +15,9 @@
 #include "harness/core/variant.hpp"
 #include "harness/exec/duet.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/experiment/comparison_output.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
-#include "harness/experiment/report.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/report/verdict_json.hpp"
 

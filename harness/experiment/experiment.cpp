@@ -18,9 +18,9 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/experiment/comparison_output.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/progress.hpp"
-#include "harness/experiment/report.hpp"
 
 namespace abtest {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <cmath>
 
+#include "harness/experiment/comparison_output.hpp"
 #include "harness/experiment/experiment.hpp"
-#include "harness/experiment/report.hpp"
 #include "harness/report/mechanisms.hpp"
 
 namespace abtest {

@@ -1,21 +1,21 @@
 // Effects of a recorded matrix design: ln values from stored samples, the table, `matrix --analyze`.
-#include "harness/commands/matrix_effects.hpp"
+#include "harness/experiment/matrix_effects.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
-#include <iostream>
 #include <limits>
 #include <map>
-#include <set>
+#include <stdexcept>
 
 #include "harness/core/errors.hpp"
 #include "harness/core/scheduler.hpp"
+#include "harness/core/variant.hpp"
 #include "harness/experiment/experiment.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 namespace {
 
 std::string term_name(const std::vector<std::string>& factors, const std::vector<int>& members) {
@@ -73,6 +73,13 @@ recorded_design design_from_json(const nlohmann::json& j) {
   r.factors = j.at("factors").get<std::vector<std::string>>();
   r.json = j;
   return r;
+}
+
+recorded_design make_recorded_design(const manifest& m, const search::design& d, const std::vector<search::factor>& factors) {
+  std::vector<std::string> keys, names;
+  for (const auto& run : d.runs) keys.push_back(variant_key(search::apply({}, factors, run), m));
+  for (const auto& x : factors) names.push_back(x.name);
+  return design_from_json(design_to_json(d, keys, names));
 }
 
 search::shard_values design_values(const recorded_design& design, const run_plan& plan, const std::vector<sample>& samples,
@@ -161,14 +168,37 @@ metric_effects effects_report(const std::string& metric, const recorded_design& 
   return out;
 }
 
-int matrix_analyze(const std::vector<std::string>& experiments, const std::string& group, const std::vector<std::string>& metrics,
-                   double margin_pct, const global_options& g) {
-  auto store = open_store(db_path(g, nullptr));
+design_effects experiment_effects(const recorded_design& design, const run_plan& plan, const std::vector<sample>& samples,
+                                  const analysis_result& analysis, const std::string& experiment_id,
+                                  const std::vector<std::string>& metrics, double margin, std::vector<std::string>& notes) {
+  design_effects out;
+  for (const auto& metric : metrics) {
+    const search::shard_values v = design_values(design, plan, samples, analysis, metric);
+    const int columns = plan.layouts > 0 ? plan.layouts : plan.rounds;  // design_values' replicates
+    std::vector<std::vector<double>> y(design.d.runs.size(), std::vector<double>(static_cast<std::size_t>(columns), NAN));
+    for (std::size_t i = 0; i < v.configs.size(); ++i) y[v.configs[i]] = v.y[i];
+    try {
+      auto e = effects_report(metric, design, search::attribute(design.d, y, 0.05, margin), search::measured_log_ratios(design.d, {v}),
+                              plan.layouts > 0 ? "layouts" : "rounds");
+      for (auto& rec : e.records) rec.experiment_id = experiment_id;
+      out.json.push_back(e.json);
+      out.tables += e.table;
+      out.records.insert(out.records.end(), e.records.begin(), e.records.end());
+    } catch (const std::invalid_argument& e) {
+      notes.push_back(fmt::format("{}: no factorial effects — {} (failed builds leave the design incomplete)", metric, e.what()));
+    }
+  }
+  return out;
+}
+
+design_analysis analyze_design(db::results_store& store, const std::vector<std::string>& experiments, const std::string& group,
+                               const std::vector<std::string>& metrics, double margin) {
   const auto chosen = members(store, experiments, group);
-  const recorded_design design = design_from_json(chosen.front().config.at("design"));
+  design_analysis out;
+  out.design = design_from_json(chosen.front().config.at("design"));
+  out.group = group_of(chosen.front());
   const int count = chosen.front().config.contains("shard") ? chosen.front().config["shard"].value("count", 1) : 1;
-  std::vector<std::string> notes;
-  std::set<int> present;
+  out.shards = count;
   struct member {
     std::string id;
     run_plan plan;
@@ -177,64 +207,48 @@ int matrix_analyze(const std::vector<std::string>& experiments, const std::strin
   };
   std::vector<member> parts;
   for (const auto& e : chosen) {
-    if (e.config.at("design") != design.json)
+    if (e.config.at("design") != out.design.json)
       throw usage_error(fmt::format("{} and {} ran different designs — analyse the shards of one design together",
                                     chosen.front().id, e.id));
     const int index = e.config.contains("shard") ? e.config["shard"].value("index", 0) : 0;
     const int n = e.config.contains("shard") ? e.config["shard"].value("count", 1) : 1;
     if (n != count) throw usage_error(fmt::format("{} is shard {}/{} but {} is one of {} — not one sharding", e.id, index, n, chosen.front().id, count));
-    if (!present.insert(index).second)
+    if (!out.present.insert(index).second)
       throw usage_error(fmt::format("two experiments are shard {}/{} (one is {}) — name the shards of one night with --experiment",
                                     index, count, e.id));
     if (e.status != db::experiment_status::complete)
-      notes.push_back(fmt::format("{} is {} — its missing rounds are left out", e.id, db::to_string(e.status)));
+      out.notes.push_back(fmt::format("{} is {} — its missing rounds are left out", e.id, db::to_string(e.status)));
     run_plan plan = run_plan::from_json(e.config);
     auto samples = load_samples(store, e.id);
     auto health = analyze(plan, samples);
     parts.push_back({e.id, std::move(plan), std::move(samples), std::move(health)});
   }
   for (int i = 0; i < count; ++i)
-    if (!present.count(i)) notes.push_back(fmt::format("shard {}/{} is missing — merge its results file with `abtest db merge`", i, count));
+    if (!out.present.count(i)) out.notes.push_back(fmt::format("shard {}/{} is missing — merge its results file with `abtest db merge`", i, count));
 
   const auto chosen_metrics = metrics.empty() ? default_monitor_metrics(parts.front().plan, parts.front().samples) : metrics;
-  std::vector<db::effect_record> records;
-  nlohmann::json effects = nlohmann::json::array();
-  std::string tables;
   for (const auto& metric : chosen_metrics) {
     std::vector<search::shard_values> shards;
-    for (const auto& p : parts) shards.push_back(design_values(design, p.plan, p.samples, p.health, metric));
+    for (const auto& p : parts) shards.push_back(design_values(out.design, p.plan, p.samples, p.health, metric));
     try {
-      const auto f = search::attribute_sharded(design.d, shards, 0.05, margin_pct / 100.0);
-      auto e = effects_report(metric, design, f, search::measured_log_ratios(design.d, shards),
+      const auto f = search::attribute_sharded(out.design.d, shards, 0.05, margin);
+      auto e = effects_report(metric, out.design, f, search::measured_log_ratios(out.design.d, shards),
                               parts.front().plan.layouts > 0 ? "layouts" : "rounds");
-      effects.push_back(e.json);
-      tables += e.table;
-      records.insert(records.end(), e.records.begin(), e.records.end());
+      out.effects.json.push_back(e.json);
+      out.effects.tables += e.table;
+      out.effects.records.insert(out.effects.records.end(), e.records.begin(), e.records.end());
     } catch (const std::invalid_argument& e) {
-      notes.push_back(fmt::format("{}: no factorial effects — {}", metric, without_error_prefix(e.what())));
+      out.notes.push_back(fmt::format("{}: no factorial effects — {}", metric, without_error_prefix(e.what())));
     }
   }
   // The design's effects belong to each shard's experiment alike (reports show any one of them).
-  std::vector<std::string> ids;
   for (const auto& p : parts) {
-    ids.push_back(p.id);
-    auto mine = records;
+    out.experiments.push_back(p.id);
+    auto mine = out.effects.records;
     for (auto& r : mine) r.experiment_id = p.id;
     store.replace_effects(p.id, mine);
   }
-  const std::string grp = group_of(chosen.front());
-  if (g.json) {
-    std::cout << nlohmann::json({{"experiments", ids}, {"group", grp}, {"design", design.json},
-                                 {"shards", {{"count", count}, {"present", present}}}, {"effects", effects}, {"notes", notes}})
-                     .dump(2)
-              << "\n";
-  } else if (!g.quiet) {
-    fmt::print("design of {} configurations over {} experiment(s){}: {}\n", design.d.runs.size(), ids.size(),
-               grp.empty() ? "" : " of group " + grp, fmt::join(ids, ", "));
-    for (const auto& n : notes) fmt::print("note: {}\n", n);
-    fmt::print("{}\n", tables);
-  }
-  return effects.empty() ? static_cast<int>(exit_code::bench_failed) : 0;
+  return out;
 }
 
-}  // namespace abtest::cli
+}  // namespace abtest

@@ -1,5 +1,5 @@
 // The A/B behind `abtest history --confirm` (see history_confirm.hpp).
-#include "harness/commands/history_confirm.hpp"
+#include "harness/experiment/history_confirm.hpp"
 
 #include <fmt/format.h>
 
@@ -14,7 +14,7 @@
 #include "harness/experiment/simulation.hpp"
 #include "harness/experiment/worktree.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 namespace {
 
 namespace fs = std::filesystem;
@@ -54,7 +54,7 @@ night load_night(db::results_store& store, const std::string& id, const std::str
 
 // The night's build of the variant as an arm: its folder when the binaries there are still the
 // recorded ones, else the recorded commit rebuilt in its own worktree; nullopt with `why` otherwise.
-std::optional<arm_plan> rebuild_arm(db::results_store& store, const global_options& g, const manifest& m, const night& n,
+std::optional<arm_plan> rebuild_arm(db::results_store& store, const experiment_context& ctx, const manifest& m, const night& n,
                                     const std::string& label, std::string& why) {
   if (!n.arm->build_id) {
     why = fmt::format("{} recorded no build of {}", n.e.id, n.arm->key);
@@ -82,7 +82,7 @@ std::optional<arm_plan> rebuild_arm(db::results_store& store, const global_optio
   bo.build_root = build_root_for(m, *b->commit_sha);
   variant v;
   v.levels = n.arm->levels;
-  const auto built = build_and_record(at, v, store, builder(at, bo), context_for(g));
+  const auto built = build_and_record(at, v, store, builder(at, bo), ctx);
   if (!built.outcome.ok) {
     why = fmt::format("commit {} no longer builds {}:\n{}", b->commit_sha->substr(0, 12), n.arm->key, built.outcome.log_tail);
     return std::nullopt;
@@ -121,7 +121,7 @@ std::optional<confirmation> earlier(db::results_store& store, const confirm_requ
 
 }  // namespace
 
-confirmation confirm_changepoint(db::results_store& store, const global_options& g, const confirm_request& r) {
+confirmation confirm_changepoint(db::results_store& store, const confirm_request& r, const experiment_context& ctx) {
   if (auto c = earlier(store, r)) return *c;
   confirmation c;
   const night before = load_night(store, r.before, r.variant), after = load_night(store, r.after, r.variant);
@@ -161,11 +161,11 @@ confirmation confirm_changepoint(db::results_store& store, const global_options&
     plan.arms = {arm_plan{r.variant + "@before", before.arm->levels, "baseline", {}, {}, std::nullopt, {}, {}},
                  arm_plan{r.variant + "@after", after.arm->levels, "candidate", {}, {}, std::nullopt, {}, {}}};
   } else {
-    const auto path = !g.manifest.empty() ? fs::path(g.manifest) : fs::path(after.e.manifest_path.value_or("abtest.json"));
+    const auto path = !r.manifest.empty() ? fs::path(r.manifest) : fs::path(after.e.manifest_path.value_or("abtest.json"));
     m = load_manifest(path);
     std::string why;
-    auto a = rebuild_arm(store, g, *m, before, r.before, why);
-    auto b = a ? rebuild_arm(store, g, *m, after, r.after, why) : std::nullopt;
+    auto a = rebuild_arm(store, ctx, *m, before, r.before, why);
+    auto b = a ? rebuild_arm(store, ctx, *m, after, r.after, why) : std::nullopt;
     if (!a || !b) {
       c.note = why;
       record(store, r, c);
@@ -182,7 +182,7 @@ confirmation confirm_changepoint(db::results_store& store, const global_options&
     plan.arms = {*a, *b};
   }
 
-  c.experiment = create_experiment(store, &*m, plan, g.command_line, current_machine(store),
+  c.experiment = create_experiment(store, &*m, plan, r.command_line, current_machine(store),
                                    {{"confirms", {{"changepoint", r.changepoint_id}, {"variant", r.variant}, {"metric", r.metric},
                                                   {"before", r.before}, {"after", r.after}}},
                                     {"simulate_before", before.plan.simulate}});
@@ -190,10 +190,10 @@ confirmation confirm_changepoint(db::results_store& store, const global_options&
   execution done;
   if (sb) {
     two_nights_source source(*sb, *sa, plan);
-    done = execute(store, *m, plan, c.experiment, source, samples, context_for(g));
+    done = execute(store, *m, plan, c.experiment, source, samples, ctx);
   } else {
     process_source source(*m, plan);
-    done = execute(store, *m, plan, c.experiment, source, samples, context_for(g));
+    done = execute(store, *m, plan, c.experiment, source, samples, ctx);
   }
   const analysis_result& a = done.analysis;
   c.verdict = "inconclusive";
@@ -211,4 +211,4 @@ confirmation confirm_changepoint(db::results_store& store, const global_options&
   return c;
 }
 
-}  // namespace abtest::cli
+}  // namespace abtest

@@ -1,5 +1,5 @@
 // Terminal tables and the --json document for run / compare.
-#include "harness/experiment/report.hpp"
+#include "harness/experiment/comparison_output.hpp"
 
 #include <fmt/format.h>
 

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "db/results_store.hpp"
-#include "harness/commands/command.hpp"
+#include "harness/experiment/context.hpp"
 
-namespace abtest::cli {
+namespace abtest {
 
 struct confirm_request {
   std::int64_t changepoint_id = 0;
@@ -16,6 +16,8 @@ struct confirm_request {
   std::string before, after;  // the experiments of the night before the change and of the night at it
   int rounds = 10;
   double margin = 0.01;
+  std::string manifest;      // real builds: this manifest (--manifest), "" = the one the later night recorded
+  std::string command_line;  // recorded with the A/B's experiment
 };
 
 struct confirmation {
@@ -33,6 +35,6 @@ struct confirmation {
 // - identical binaries on both sides: SAME by construction, nothing measured (design §5).
 // The outcome is also written into the change point's note (its triage state is left alone). An A/B
 // already completed for the same change point and nights is reused, not run again.
-confirmation confirm_changepoint(db::results_store& store, const global_options& g, const confirm_request& r);
+confirmation confirm_changepoint(db::results_store& store, const confirm_request& r, const experiment_context& ctx);
 
-}  // namespace abtest::cli
+}  // namespace abtest
