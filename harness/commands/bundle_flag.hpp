@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/build/builder.hpp"
+#include "harness/builder/builder.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/commands/measurement.hpp"
 #include "harness/core/plan.hpp"

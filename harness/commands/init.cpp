@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "harness/build/project_probe.hpp"
+#include "harness/builder/project_probe.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/manifest.hpp"

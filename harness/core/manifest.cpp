@@ -95,7 +95,7 @@ const std::regex& placeholder_pattern() {
 
 // Each build system as the manifest knows it: its name and the keys its `build` object takes
 // (design §3.1); the toggle kinds it honours are in kind_keys(). A new system is a row here, its
-// kind in kind_keys(), and a driver in harness/build/.
+// kind in kind_keys(), and a driver in harness/builder/.
 struct system_row {
   build_system system;
   const char* name;

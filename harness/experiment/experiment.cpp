@@ -14,7 +14,7 @@
 
 #include "db/ids.hpp"
 #include "db/transaction.hpp"
-#include "harness/build/layouts.hpp"
+#include "harness/builder/layouts.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/exec/host.hpp"

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "db/results_store.hpp"
-#include "harness/build/builder.hpp"
+#include "harness/builder/builder.hpp"
 #include "harness/core/analysis.hpp"
 #include "harness/core/plan.hpp"
 #include "harness/core/sample_source.hpp"
@@ -59,7 +59,7 @@ std::string programs_digest(const manifest& m, const arm_plan& arm,
 std::vector<arm_plan> seeded_layouts(const arm_plan& arm, std::uint64_t experiment_seed, int k);
 
 // Layout randomization (issue #16): `arm` (built by `o`) linked again `k` times with seeded section
-// orders (harness/build/layouts.hpp) — only the link repeats — as `k` arms of the same key whose
+// orders (harness/builder/layouts.hpp) — only the link repeats — as `k` arms of the same key whose
 // programs are the relinked ones, each with its layout index and seed (from plan.seed and the key)
 // and its own digest. The programs go to <build folder>/layouts/<seed of layout 0>/<k>/, so a resumed
 // experiment finds them. Each layout is recorded in `store` as a build of its own (a link: its

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "harness/core/analysis.hpp"
-#include "harness/build/builder.hpp"
+#include "harness/builder/builder.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/experiment/experiment.hpp"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "db/results_store.hpp"
-#include "harness/build/builder.hpp"
+#include "harness/builder/builder.hpp"
 #include "harness/core/analysis.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/core/plan.hpp"

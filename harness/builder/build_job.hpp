@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/build/builder.hpp"
-#include "harness/build/file_text.hpp"
+#include "harness/builder/builder.hpp"
+#include "harness/builder/file_text.hpp"
 #include "harness/exec/process.hpp"
 
 namespace abtest {

@@ -18,8 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/build/compiler_cache.hpp"
-#include "harness/build/source_tree.hpp"
+#include "harness/builder/compiler_cache.hpp"
+#include "harness/builder/source_tree.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/exec/env_changes.hpp"

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "harness/build/build_system_driver.hpp"
+#include "harness/builder/build_system_driver.hpp"
 #include "harness/exec/git.hpp"
 
 namespace abtest {

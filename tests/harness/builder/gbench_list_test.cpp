@@ -1,5 +1,5 @@
 // gbench_list: `--benchmark_list_tests` output into names and families, and a family's filter.
-#include "harness/build/gbench_list.hpp"
+#include "harness/builder/gbench_list.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Option roles by the words of their names, and the package a failed configure asks for.
-#include "harness/build/cmake_options.hpp"
+#include "harness/builder/cmake_options.hpp"
 
-#include "harness/build/toggle_ids.hpp"
+#include "harness/builder/toggle_ids.hpp"
 
 #include <fmt/format.h>
 

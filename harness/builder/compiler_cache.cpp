@@ -1,5 +1,5 @@
 // ccache as the variant builds' compiler cache: environment, per-build statistics.
-#include "harness/build/compiler_cache.hpp"
+#include "harness/builder/compiler_cache.hpp"
 
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
 // Probing a project for `abtest init`: CMake options with benchmark switches turned ON and the Google
 // Benchmark programs built and asked; Cargo features and binaries; a Makefile as a command build.
-#include "harness/build/project_probe.hpp"
+#include "harness/builder/project_probe.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -13,11 +13,11 @@
 #include <set>
 #include <sstream>
 
-#include "harness/build/cmake_file_api.hpp"
-#include "harness/build/cmake_options.hpp"
-#include "harness/build/gbench_list.hpp"
-#include "harness/build/toggle_ids.hpp"
-#include "harness/build/file_text.hpp"
+#include "harness/builder/cmake_file_api.hpp"
+#include "harness/builder/cmake_options.hpp"
+#include "harness/builder/gbench_list.hpp"
+#include "harness/builder/toggle_ids.hpp"
+#include "harness/builder/file_text.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/exec/process.hpp"
 

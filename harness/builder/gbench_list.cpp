@@ -1,5 +1,5 @@
 // Parsing `--benchmark_list_tests` output into names and families.
-#include "harness/build/gbench_list.hpp"
+#include "harness/builder/gbench_list.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -10,7 +10,7 @@
 
 #include <set>
 
-#include "harness/build/build_system_driver.hpp"
+#include "harness/builder/build_system_driver.hpp"
 
 namespace abtest {
 namespace {

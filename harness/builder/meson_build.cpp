@@ -10,7 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "harness/build/build_system_driver.hpp"
+#include "harness/builder/build_system_driver.hpp"
 
 namespace abtest {
 namespace {

@@ -1,6 +1,6 @@
 // cmake_options: which options are benchmark switches, build settings or toggles, and what a failed
 // configure's output says to install.
-#include "harness/build/cmake_options.hpp"
+#include "harness/builder/cmake_options.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Toggle ids from option names, word by word: prefix and filler words out, usual short forms, then
 // middle words out; never a word cut in the middle.
-#include "harness/build/toggle_ids.hpp"
+#include "harness/builder/toggle_ids.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

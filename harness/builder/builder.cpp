@@ -1,7 +1,7 @@
 // Variant builds: the source tree (a worktree when toggles patch it), then the build system's own
 // steps (build_system_driver: one file per system), through a compiler cache, a log per build, a
 // hash per produced program and what the build cost.
-#include "harness/build/builder.hpp"
+#include "harness/builder/builder.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,8 +14,8 @@
 #include <sstream>
 #include <utility>
 
-#include "harness/build/build_system_driver.hpp"
-#include "harness/build/file_text.hpp"
+#include "harness/builder/build_system_driver.hpp"
+#include "harness/builder/file_text.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/exec/host.hpp"
 #include "harness/exec/git.hpp"

@@ -5,7 +5,7 @@
 #include <iterator>
 #include <regex>
 
-#include "harness/build/build_system_driver.hpp"
+#include "harness/builder/build_system_driver.hpp"
 
 namespace abtest {
 

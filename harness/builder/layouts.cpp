@@ -1,5 +1,5 @@
 // Relinking a built program with seeded section orders.
-#include "harness/build/layouts.hpp"
+#include "harness/builder/layouts.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // Layout relinking (issue #16) on the planted fixture: K links from one build's objects, each a
 // different binary that computes the same thing, the same seed giving the same bytes.
-#include "harness/build/layouts.hpp"
+#include "harness/builder/layouts.hpp"
 
 #include <cstdlib>
 #include <filesystem>

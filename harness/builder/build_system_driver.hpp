@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/build/build_job.hpp"
+#include "harness/builder/build_job.hpp"
 #include "harness/core/manifest.hpp"
 
 namespace abtest {

@@ -1,6 +1,6 @@
 // toggle_ids: ids are whole words of the option — prefix and filler words out, usual short forms,
 // middle words out — never a word cut in the middle, and unique.
-#include "harness/build/toggle_ids.hpp"
+#include "harness/builder/toggle_ids.hpp"
 
 #include <gtest/gtest.h>
 

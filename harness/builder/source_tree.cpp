@@ -1,6 +1,6 @@
 // Worktrees per variant: a snapshot of the project (HEAD plus uncommitted edits), patches applied
 // with `git apply`, reverts as the reverse diff of their commit; reused when nothing changed.
-#include "harness/build/source_tree.hpp"
+#include "harness/builder/source_tree.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/build/file_text.hpp"
+#include "harness/builder/file_text.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/exec/git.hpp"
 

@@ -6,8 +6,8 @@
 
 #include <cctype>
 
-#include "harness/build/build_system_driver.hpp"
-#include "harness/build/cmake_file_api.hpp"
+#include "harness/builder/build_system_driver.hpp"
+#include "harness/builder/cmake_file_api.hpp"
 #include "harness/exec/host.hpp"
 
 namespace abtest {

@@ -1,11 +1,11 @@
 // CMake's file API codemodel and CMakeCache.txt, read for the builder ({bin}/NAME) and `abtest init`.
-#include "harness/build/cmake_file_api.hpp"
+#include "harness/builder/cmake_file_api.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "harness/build/file_text.hpp"
+#include "harness/builder/file_text.hpp"
 
 namespace abtest {
 namespace fs = std::filesystem;
