@@ -13,19 +13,18 @@
 #include <vector>
 
 #include "db/results_store.hpp"
-#include "harness/builder/builder.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/core/plan.hpp"
 #include "harness/core/variant.hpp"
+#include "harness/experiment/built_arms.hpp"
 #include "harness/experiment/context.hpp"
-#include "harness/experiment/experiment.hpp"
 
 namespace abtest {
 
 class commit_arms {
  public:
   commit_arms(const manifest& m, db::results_store& store, experiment_context ctx, variant v, int jobs)
-      : m_(m), store_(store), ctx_(std::move(ctx)), v_(std::move(v)), jobs_(jobs) {}
+      : m_(m), v_(std::move(v)), jobs_(jobs), built_(store, std::move(ctx)) {}
 
   // The arm of the variant built at `sha` (keyed `<variant>@<sha12>`), built and recorded on the
   // first call; nullopt when the build failed.
@@ -35,18 +34,14 @@ class commit_arms {
   // "<log path>:\n<last lines>" of a commit whose build failed; empty otherwise.
   std::string failure(const std::string& sha) const;
   // The k layout arms of a commit's arm (experiment_oracle::relinker), linked once per seed.
-  std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k) { return relinks_.layouts(plan, arm, k); }
+  std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k) { return built_.layouts(plan, arm, k); }
 
  private:
   const manifest& m_;
-  db::results_store& store_;
-  experiment_context ctx_;
   variant v_;
   int jobs_;
   std::map<std::string, std::unique_ptr<manifest>> manifests_;
-  std::map<std::string, std::optional<arm_plan>> cache_;
-  std::map<std::string, std::string> failures_;
-  relink_cache relinks_{store_, ctx_};
+  built_arms built_;  // by sha
 };
 
 }  // namespace abtest

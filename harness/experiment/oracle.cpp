@@ -60,37 +60,23 @@ std::string choose_metric(const manifest& m, const std::string& flag, const sear
 
 variant_arms::variant_arms(const manifest& m, db::results_store& store, experiment_context ctx,
                            builder_options options, bool simulated)
-    : m_(m), store_(store), ctx_(std::move(ctx)), builder_(m, std::move(options)), simulated_(simulated), relinks_(store, ctx_) {}
+    : m_(m), builder_(m, std::move(options)), simulated_(simulated), built_(store, std::move(ctx)) {}
 
 std::optional<arm_plan> variant_arms::operator()(const search::levels& levels) {
   variant v;
   for (const auto& [id, level] : levels)
     if (level != m_.toggle(id).off()) v.levels[id] = level;
   const std::string key = v.key(m_);
-  if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
-  std::optional<arm_plan> arm;
-  if (simulated_) {
-    arm = arm_plan{key, v.levels, "", {}, {}, std::nullopt, {}, {}};
-  } else {
-    const auto built = build_and_record(m_, v, store_, builder_, ctx_);
-    if (built.outcome.ok) {
-      arm = arm_for(m_, v, built);
-      relinks_.built(key, m_, built.outcome);
-    } else {
-      failures_[key] = built.outcome.log_tail;
-    }
-  }
-  return cache_.emplace(key, arm).first->second;
+  if (const auto* known = built_.find(key)) return *known;
+  if (simulated_) return built_.keep(key, arm_plan{key, v.levels, "", {}, {}, std::nullopt, {}, {}});
+  return built_.build(key, m_, v, builder_, key);
 }
 
 std::vector<arm_plan> variant_arms::layouts(const run_plan& plan, const arm_plan& arm, int k) {
-  return simulated_ ? seeded_layouts(arm, plan.seed, k) : relinks_.layouts(plan, arm, k);
+  return simulated_ ? seeded_layouts(arm, plan.seed, k) : built_.layouts(plan, arm, k);
 }
 
-std::string variant_arms::failure(const std::string& key) const {
-  const auto it = failures_.find(key);
-  return it == failures_.end() ? "" : it->second;
-}
+std::string variant_arms::failure(const std::string& key) const { return built_.log_tail(key); }
 
 experiment_oracle::experiment_oracle(db::results_store& store, const manifest& m, experiment_context ctx,
                                      oracle_settings settings, arm_provider provider)

@@ -19,6 +19,7 @@
 #include "harness/core/manifest.hpp"
 #include "harness/core/plan.hpp"
 #include "harness/core/samples.hpp"
+#include "harness/experiment/built_arms.hpp"
 #include "harness/experiment/context.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/search/oracle.hpp"
@@ -155,20 +156,16 @@ class variant_arms {
   // The last lines of the build log of a variant that failed (empty otherwise).
   std::string failure(const std::string& key) const;
   // Configurations this provider prepared (built or stood in), failed builds included.
-  int configurations() const { return static_cast<int>(cache_.size()); }
+  int configurations() const { return built_.size(); }
   // The `k` layout arms of an arm this provider built (experiment_oracle::relinker), linked once per
   // variant and seed; with a scenario, seeded copies (nothing to link).
   std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k);
 
  private:
   const manifest& m_;
-  db::results_store& store_;
-  experiment_context ctx_;
   builder builder_;
   bool simulated_;
-  std::map<std::string, std::optional<arm_plan>> cache_;
-  relink_cache relinks_;  // of the builds that succeeded
-  std::map<std::string, std::string> failures_;
+  built_arms built_;  // by variant key
 };
 
 }  // namespace abtest
