@@ -12,6 +12,46 @@ namespace abtest::db {
 
 using namespace codec;
 
+namespace {
+
+// One row of each list_* query below, in its SELECT's column order.
+
+verdict_record read_verdict(const statement& q) {
+  using opt = std::optional<double>;
+  verdict_record v{q.column_text(0), q.column_text(1), q.column_text(2), q.column_text(3), q.column_int64(4),
+                   q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8), q.get<opt>(9), q.get<opt>(10),
+                   q.get<opt>(11), q.get<opt>(12), q.get<opt>(13), q.get<opt>(14),
+                   enum_at<verdict_kind>(q, 15), q.get<bool>(16), q.get<std::optional<std::string>>(17),
+                   time_at(q, 18)};
+  if (const auto d = q.get<std::optional<std::string>>(19)) v.details = nlohmann::json::parse(*d);
+  return v;
+}
+
+effect_record read_effect(const statement& q) {
+  using opt = std::optional<double>;
+  return {q.column_text(0), q.column_text(1), q.column_text(2), q.column_double(3), q.get<opt>(4),
+          q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8)};
+}
+
+bisect_step_record read_bisect_step(const statement& q) {
+  std::optional<verdict_kind> verdict;
+  if (!q.column_is_null(4)) verdict = enum_at<verdict_kind>(q, 4);
+  return {q.column_text(0), q.get<int>(1), q.column_text(2), q.column_text(3), verdict, q.get<int>(5),
+          q.get<std::optional<double>>(6), q.get<std::optional<std::string>>(7)};
+}
+
+changepoint_record read_changepoint(const statement& q) {
+  return {q.column_int64(0), q.column_text(1), q.column_text(2), q.get<std::optional<std::string>>(3),
+          time_at(q, 4), q.column_double(5), q.get<std::optional<double>>(6), enum_at<changepoint_state>(q, 7),
+          q.get<std::optional<std::string>>(8)};
+}
+
+reference_record read_reference(const statement& q) {
+  return {q.column_int64(0), q.column_text(1), json_at(q, 2), q.column_text(3), q.column_double(4)};
+}
+
+}  // namespace
+
 // --- verdicts --------------------------------------------------------------------------------
 
 void results_store::replace_verdicts(std::string_view experiment_id, std::span<const verdict_record> verdicts) {
@@ -35,22 +75,12 @@ void results_store::replace_verdicts(std::string_view experiment_id, std::span<c
 }
 
 std::vector<verdict_record> results_store::list_verdicts(std::string_view experiment_id) {
-  statement q{db_,
-              "SELECT experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, ratio, ci_low, "
-              "ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, created_at, "
-              "details FROM verdict WHERE experiment_id = ? ORDER BY variant, metric, baseline"};
-  q.bind(1, experiment_id);
-  std::vector<verdict_record> verdicts;
-  while (q.step()) {
-    using opt = std::optional<double>;
-    verdicts.push_back({q.column_text(0), q.column_text(1), q.column_text(2), q.column_text(3), q.column_int64(4),
-                        q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8), q.get<opt>(9), q.get<opt>(10),
-                        q.get<opt>(11), q.get<opt>(12), q.get<opt>(13), q.get<opt>(14),
-                        enum_at<verdict_kind>(q, 15), q.get<bool>(16), q.get<std::optional<std::string>>(17),
-                        time_at(q, 18)});
-    if (const auto d = q.get<std::optional<std::string>>(19)) verdicts.back().details = nlohmann::json::parse(*d);
-  }
-  return verdicts;
+  return select_rows(
+      db_,
+      "SELECT experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, ratio, ci_low, "
+      "ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, created_at, "
+      "details FROM verdict WHERE experiment_id = ? ORDER BY variant, metric, baseline",
+      read_verdict, experiment_id);
 }
 
 // --- effects ---------------------------------------------------------------------------------
@@ -71,16 +101,11 @@ void results_store::replace_effects(std::string_view experiment_id, std::span<co
 }
 
 std::vector<effect_record> results_store::list_effects(std::string_view experiment_id) {
-  statement q{db_,
-              "SELECT experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted FROM effect "
-              "WHERE experiment_id = ? ORDER BY metric, term"};
-  q.bind(1, experiment_id);
-  std::vector<effect_record> effects;
-  using opt = std::optional<double>;
-  while (q.step())
-    effects.push_back({q.column_text(0), q.column_text(1), q.column_text(2), q.column_double(3), q.get<opt>(4),
-                       q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8)});
-  return effects;
+  return select_rows(
+      db_,
+      "SELECT experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted FROM effect "
+      "WHERE experiment_id = ? ORDER BY metric, term",
+      read_effect, experiment_id);
 }
 
 // --- bisect steps ----------------------------------------------------------------------------
@@ -96,18 +121,11 @@ void results_store::insert_bisect_step(const bisect_step_record& s) {
 }
 
 std::vector<bisect_step_record> results_store::list_bisect_steps(std::string_view experiment_id) {
-  statement q{db_,
-              "SELECT experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note FROM bisect_step "
-              "WHERE experiment_id = ? ORDER BY step"};
-  q.bind(1, experiment_id);
-  std::vector<bisect_step_record> steps;
-  while (q.step()) {
-    std::optional<verdict_kind> verdict;
-    if (!q.column_is_null(4)) verdict = enum_at<verdict_kind>(q, 4);
-    steps.push_back({q.column_text(0), q.get<int>(1), q.column_text(2), q.column_text(3), verdict, q.get<int>(5),
-                     q.get<std::optional<double>>(6), q.get<std::optional<std::string>>(7)});
-  }
-  return steps;
+  return select_rows(
+      db_,
+      "SELECT experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note FROM bisect_step "
+      "WHERE experiment_id = ? ORDER BY step",
+      read_bisect_step, experiment_id);
 }
 
 // --- change points ---------------------------------------------------------------------------
@@ -141,17 +159,11 @@ void results_store::set_changepoint_state(std::int64_t id, changepoint_state sta
 
 std::vector<changepoint_record> results_store::list_changepoints(const std::optional<std::string>& variant,
                                                                  const std::optional<std::string>& metric) {
-  statement q{db_,
-              "SELECT id, variant, metric, at_experiment, at_time, magnitude, p_value, state, note FROM changepoint "
-              "WHERE (?1 IS NULL OR variant = ?1) AND (?2 IS NULL OR metric = ?2) ORDER BY at_time, id"};
-  q.bind_all(variant, metric);
-  std::vector<changepoint_record> changepoints;
-  while (q.step())
-    changepoints.push_back({q.column_int64(0), q.column_text(1), q.column_text(2),
-                            q.get<std::optional<std::string>>(3), time_at(q, 4), q.column_double(5),
-                            q.get<std::optional<double>>(6), enum_at<changepoint_state>(q, 7),
-                            q.get<std::optional<std::string>>(8)});
-  return changepoints;
+  return select_rows(
+      db_,
+      "SELECT id, variant, metric, at_experiment, at_time, magnitude, p_value, state, note FROM changepoint "
+      "WHERE (?1 IS NULL OR variant = ?1) AND (?2 IS NULL OR metric = ?2) ORDER BY at_time, id",
+      read_changepoint, variant, metric);
 }
 
 // --- references ------------------------------------------------------------------------------
@@ -170,11 +182,8 @@ std::int64_t results_store::upsert_reference(const reference_record& r) {
 }
 
 std::vector<reference_record> results_store::list_references() {
-  statement q{db_, "SELECT id, label, params, metric, value FROM reference ORDER BY label, metric, id"};
-  std::vector<reference_record> references;
-  while (q.step())
-    references.push_back({q.column_int64(0), q.column_text(1), json_at(q, 2), q.column_text(3), q.column_double(4)});
-  return references;
+  return select_rows(db_, "SELECT id, label, params, metric, value FROM reference ORDER BY label, metric, id",
+                     read_reference);
 }
 
 // --- history ---------------------------------------------------------------------------------

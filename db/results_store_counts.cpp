@@ -7,6 +7,23 @@ namespace abtest::db {
 
 using namespace codec;
 
+namespace {
+
+counts_record read_counts(const statement& q) {
+  counts_record c;
+  c.experiment_id = q.column_text(0);
+  c.arm_idx = q.get<int>(1);
+  c.benchmark = q.column_text(2);
+  c.spec = json_at(q, 3);
+  if (!q.column_is_null(4)) c.counts = json_at(q, 4);
+  c.error = q.get<std::optional<std::string>>(5);
+  c.wall_s = q.get<std::optional<double>>(6);
+  c.recorded_at = time_at(q, 7);
+  return c;
+}
+
+}  // namespace
+
 void results_store::record_counts(const counts_record& c) {
   // One row, one statement: atomic without a transaction of its own.
   statement q{db_,
@@ -21,24 +38,11 @@ void results_store::record_counts(const counts_record& c) {
 }
 
 std::vector<counts_record> results_store::list_counts(std::string_view experiment_id) {
-  statement q{db_,
-              "SELECT experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at FROM counts "
-              "WHERE experiment_id = ? ORDER BY arm_idx, benchmark"};
-  q.bind(1, experiment_id);
-  std::vector<counts_record> rows;
-  while (q.step()) {
-    counts_record c;
-    c.experiment_id = q.column_text(0);
-    c.arm_idx = q.get<int>(1);
-    c.benchmark = q.column_text(2);
-    c.spec = json_at(q, 3);
-    if (!q.column_is_null(4)) c.counts = json_at(q, 4);
-    c.error = q.get<std::optional<std::string>>(5);
-    c.wall_s = q.get<std::optional<double>>(6);
-    c.recorded_at = time_at(q, 7);
-    rows.push_back(std::move(c));
-  }
-  return rows;
+  return select_rows(
+      db_,
+      "SELECT experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at FROM counts "
+      "WHERE experiment_id = ? ORDER BY arm_idx, benchmark",
+      read_counts, experiment_id);
 }
 
 }  // namespace abtest::db
