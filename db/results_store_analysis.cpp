@@ -14,6 +14,16 @@ using namespace codec;
 
 namespace {
 
+// The columns that a table's INSERT binds and its list_* SELECT reads, in that order: the read_*
+// functions below take them by position.
+constexpr std::string_view verdict_columns =
+    "experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, ratio, ci_low, ci_high, "
+    "hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, created_at, details";
+constexpr std::string_view effect_columns =
+    "experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted";
+constexpr std::string_view bisect_step_columns =
+    "experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note";
+
 // One row of each list_* query below, in its SELECT's column order.
 
 verdict_record read_verdict(const statement& q) {
@@ -59,10 +69,8 @@ void results_store::replace_verdicts(std::string_view experiment_id, std::span<c
   statement clear{db_, "DELETE FROM verdict WHERE experiment_id = ?"};
   clear.bind(1, experiment_id);
   clear.execute();
-  statement q{db_,
-              "INSERT INTO verdict(experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, "
-              "ratio, ci_low, ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, "
-              "created_at, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+  statement q{db_, "INSERT INTO verdict(" + std::string(verdict_columns) +
+                       ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
   const time_point now = std::chrono::system_clock::now();
   for (const verdict_record& v : verdicts) {
     q.bind_all(experiment_id, v.variant, v.baseline, v.metric, v.n, v.baseline_median, v.candidate_median, v.ratio,
@@ -75,12 +83,10 @@ void results_store::replace_verdicts(std::string_view experiment_id, std::span<c
 }
 
 std::vector<verdict_record> results_store::list_verdicts(std::string_view experiment_id) {
-  return select_rows(
-      db_,
-      "SELECT experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, ratio, ci_low, "
-      "ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, created_at, "
-      "details FROM verdict WHERE experiment_id = ? ORDER BY variant, metric, baseline",
-      read_verdict, experiment_id);
+  return select_rows(db_,
+                     "SELECT " + std::string(verdict_columns) +
+                         " FROM verdict WHERE experiment_id = ? ORDER BY variant, metric, baseline",
+                     read_verdict, experiment_id);
 }
 
 // --- effects ---------------------------------------------------------------------------------
@@ -91,8 +97,7 @@ void results_store::replace_effects(std::string_view experiment_id, std::span<co
   clear.bind(1, experiment_id);
   clear.execute();
   statement q{db_,
-              "INSERT INTO effect(experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+              "INSERT INTO effect(" + std::string(effect_columns) + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"};
   for (const effect_record& e : effects) {
     q.bind_all(experiment_id, e.metric, e.term, e.estimate, e.se, e.ci_low, e.ci_high, e.p_value, e.p_adjusted);
     q.execute();
@@ -101,11 +106,10 @@ void results_store::replace_effects(std::string_view experiment_id, std::span<co
 }
 
 std::vector<effect_record> results_store::list_effects(std::string_view experiment_id) {
-  return select_rows(
-      db_,
-      "SELECT experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted FROM effect "
-      "WHERE experiment_id = ? ORDER BY metric, term",
-      read_effect, experiment_id);
+  return select_rows(db_,
+                     "SELECT " + std::string(effect_columns) +
+                         " FROM effect WHERE experiment_id = ? ORDER BY metric, term",
+                     read_effect, experiment_id);
 }
 
 // --- bisect steps ----------------------------------------------------------------------------
@@ -113,19 +117,17 @@ std::vector<effect_record> results_store::list_effects(std::string_view experime
 void results_store::insert_bisect_step(const bisect_step_record& s) {
   transaction tx{db_};
   statement q{db_,
-              "INSERT INTO bisect_step(experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"};
+              "INSERT INTO bisect_step(" + std::string(bisect_step_columns) + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)"};
   q.bind_all(s.experiment_id, s.step, s.from_variant, s.to_variant, enum_text(s.verdict), s.rounds, s.ratio, s.note);
   q.execute();
   tx.commit();
 }
 
 std::vector<bisect_step_record> results_store::list_bisect_steps(std::string_view experiment_id) {
-  return select_rows(
-      db_,
-      "SELECT experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note FROM bisect_step "
-      "WHERE experiment_id = ? ORDER BY step",
-      read_bisect_step, experiment_id);
+  return select_rows(db_,
+                     "SELECT " + std::string(bisect_step_columns) +
+                         " FROM bisect_step WHERE experiment_id = ? ORDER BY step",
+                     read_bisect_step, experiment_id);
 }
 
 // --- change points ---------------------------------------------------------------------------

@@ -1,4 +1,7 @@
 // db::results_store: the Valgrind counts of an experiment's arms, one row per (arm, benchmark).
+#include <string>
+#include <string_view>
+
 #include "db/results_store.hpp"
 #include "db/statement.hpp"
 #include "db/store_codec.hpp"
@@ -8,6 +11,11 @@ namespace abtest::db {
 using namespace codec;
 
 namespace {
+
+// The columns record_counts binds and list_counts reads, in that order (read_counts takes them by
+// position).
+constexpr std::string_view counts_columns =
+    "experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at";
 
 counts_record read_counts(const statement& q) {
   counts_record c;
@@ -27,8 +35,8 @@ counts_record read_counts(const statement& q) {
 void results_store::record_counts(const counts_record& c) {
   // One row, one statement: atomic without a transaction of its own.
   statement q{db_,
-              "INSERT INTO counts(experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (experiment_id, arm_idx, benchmark) DO UPDATE SET "
+              "INSERT INTO counts(" + std::string(counts_columns) +
+                  ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (experiment_id, arm_idx, benchmark) DO UPDATE SET "
               "spec = excluded.spec, counts = excluded.counts, error = excluded.error, wall_s = excluded.wall_s, "
               "recorded_at = excluded.recorded_at"};
   const std::optional<std::string> counts = c.counts ? std::optional(json_text(*c.counts)) : std::nullopt;
@@ -38,11 +46,10 @@ void results_store::record_counts(const counts_record& c) {
 }
 
 std::vector<counts_record> results_store::list_counts(std::string_view experiment_id) {
-  return select_rows(
-      db_,
-      "SELECT experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at FROM counts "
-      "WHERE experiment_id = ? ORDER BY arm_idx, benchmark",
-      read_counts, experiment_id);
+  return select_rows(db_,
+                     "SELECT " + std::string(counts_columns) +
+                         " FROM counts WHERE experiment_id = ? ORDER BY arm_idx, benchmark",
+                     read_counts, experiment_id);
 }
 
 }  // namespace abtest::db
