@@ -18,16 +18,8 @@ constexpr std::string_view counts_columns =
     "experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at";
 
 counts_record read_counts(const statement& q) {
-  counts_record c;
-  c.experiment_id = q.column_text(0);
-  c.arm_idx = q.get<int>(1);
-  c.benchmark = q.column_text(2);
-  c.spec = json_at(q, 3);
-  if (!q.column_is_null(4)) c.counts = json_at(q, 4);
-  c.error = q.get<std::optional<std::string>>(5);
-  c.wall_s = q.get<std::optional<double>>(6);
-  c.recorded_at = time_at(q, 7);
-  return c;
+  return {q.column_text(0), q.get<int>(1), q.column_text(2), json_at(q, 3), optional_json_at(q, 4),
+          q.get<std::optional<std::string>>(5), q.get<std::optional<double>>(6), time_at(q, 7)};
 }
 
 }  // namespace

@@ -17,6 +17,10 @@ namespace abtest::db::codec {
 
 inline std::string json_text(const nlohmann::json& j) { return j.dump(); }
 inline nlohmann::json json_at(const statement& q, int column) { return nlohmann::json::parse(q.column_text(column)); }
+inline std::optional<nlohmann::json> optional_json_at(const statement& q, int column) {
+  if (q.column_is_null(column)) return std::nullopt;
+  return json_at(q, column);
+}
 
 inline std::string levels_text(const level_map& levels) { return nlohmann::json(levels).dump(); }
 inline level_map levels_at(const statement& q, int column) { return json_at(q, column).get<level_map>(); }
