@@ -3,6 +3,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace abtest::db {
@@ -42,51 +43,64 @@ constexpr spellings<alert_state, 5> alert_state_names{{{alert_state::new_, "new"
                                                       {alert_state::fixed, "fixed"}}};
 constexpr spellings<alert_source, 2> alert_source_names{{{alert_source::pr, "pr"}, {alert_source::nightly, "nightly"}}};
 
+// A table with the word parse's error uses for a value: "unknown <what> '…'".
 template <class E, std::size_t N>
-std::string_view name_of(const spellings<E, N>& names, E v) {
-  for (const auto& [e, name] : names)
+struct named_spellings {
+  std::string_view what;
+  const spellings<E, N>& names;
+};
+
+// Each enum's table and word, found by the enum's type (the argument only picks the overload).
+constexpr named_spellings<build_status, 2> spellings_of(build_status) { return {"build status", build_status_names}; }
+constexpr named_spellings<experiment_kind, 6> spellings_of(experiment_kind) {
+  return {"experiment kind", experiment_kind_names};
+}
+constexpr named_spellings<experiment_status, 4> spellings_of(experiment_status) {
+  return {"experiment status", experiment_status_names};
+}
+constexpr named_spellings<arm_role, 2> spellings_of(arm_role) { return {"arm role", arm_role_names}; }
+constexpr named_spellings<verdict_kind, 5> spellings_of(verdict_kind) { return {"verdict", verdict_kind_names}; }
+constexpr named_spellings<changepoint_state, 4> spellings_of(changepoint_state) {
+  return {"change-point state", changepoint_state_names};
+}
+constexpr named_spellings<alert_state, 5> spellings_of(alert_state) { return {"alert state", alert_state_names}; }
+constexpr named_spellings<alert_source, 2> spellings_of(alert_source) { return {"alert source", alert_source_names}; }
+
+template <class E>
+std::string_view name_of(E v) {
+  for (const auto& [e, name] : spellings_of(v).names)
     if (e == v) return name;
   throw std::invalid_argument("enum value out of range");
 }
 
-template <class E, std::size_t N>
-E value_of(const spellings<E, N>& names, std::string_view text, std::string_view what) {
-  std::string accepted;
-  for (const auto& [e, name] : names) {
-    if (name == text) return e;
-    accepted += (accepted.empty() ? "" : ", ") + std::string(name);
-  }
-  throw std::invalid_argument("unknown " + std::string(what) + " '" + std::string(text) + "' — use one of " +
-                              accepted);
-}
-
 }  // namespace
 
-std::string_view to_string(build_status v) { return name_of(build_status_names, v); }
-std::string_view to_string(experiment_kind v) { return name_of(experiment_kind_names, v); }
-std::string_view to_string(experiment_status v) { return name_of(experiment_status_names, v); }
-std::string_view to_string(arm_role v) { return name_of(arm_role_names, v); }
-std::string_view to_string(verdict_kind v) { return name_of(verdict_kind_names, v); }
-std::string_view to_string(changepoint_state v) { return name_of(changepoint_state_names, v); }
-std::string_view to_string(alert_state v) { return name_of(alert_state_names, v); }
-std::string_view to_string(alert_source v) { return name_of(alert_source_names, v); }
+std::string_view to_string(build_status v) { return name_of(v); }
+std::string_view to_string(experiment_kind v) { return name_of(v); }
+std::string_view to_string(experiment_status v) { return name_of(v); }
+std::string_view to_string(arm_role v) { return name_of(v); }
+std::string_view to_string(verdict_kind v) { return name_of(v); }
+std::string_view to_string(changepoint_state v) { return name_of(v); }
+std::string_view to_string(alert_state v) { return name_of(v); }
+std::string_view to_string(alert_source v) { return name_of(v); }
 
 bool is_open(alert_state state) {
   return state == alert_state::new_ || state == alert_state::acknowledged || state == alert_state::expected;
 }
 
-template <>
-build_status parse<build_status>(std::string_view t) { return value_of(build_status_names, t, "build status"); }
-template <>
-experiment_kind parse<experiment_kind>(std::string_view t) {
-  return value_of(experiment_kind_names, t, "experiment kind");
+template <class E>
+E parse(std::string_view text) {
+  const auto table = spellings_of(E{});
+  std::string accepted;
+  for (const auto& [e, name] : table.names) {
+    if (name == text) return e;
+    accepted += (accepted.empty() ? "" : ", ") + std::string(name);
+  }
+  throw std::invalid_argument("unknown " + std::string(table.what) + " '" + std::string(text) + "' — use one of " +
+                              accepted);
 }
-template <>
-experiment_status parse<experiment_status>(std::string_view t) {
-  return value_of(experiment_status_names, t, "experiment status");
-}
-template <>
-arm_role parse<arm_role>(std::string_view t) { return value_of(arm_role_names, t, "arm role"); }
+
+// The sample statuses are spelled by harness/sample, which owns the enum.
 template <>
 sample_status parse<sample_status>(std::string_view t) {
   if (const auto status = parse_sample_status(t)) return *status;
@@ -94,16 +108,14 @@ sample_status parse<sample_status>(std::string_view t) {
   for (const sample_status s : sample_statuses) accepted += (accepted.empty() ? "" : ", ") + std::string(to_string(s));
   throw std::invalid_argument("unknown sample status '" + std::string(t) + "' — use one of " + accepted);
 }
-template <>
-verdict_kind parse<verdict_kind>(std::string_view t) { return value_of(verdict_kind_names, t, "verdict"); }
-template <>
-changepoint_state parse<changepoint_state>(std::string_view t) {
-  return value_of(changepoint_state_names, t, "change-point state");
-}
 
-template <>
-alert_state parse<alert_state>(std::string_view t) { return value_of(alert_state_names, t, "alert state"); }
-template <>
-alert_source parse<alert_source>(std::string_view t) { return value_of(alert_source_names, t, "alert source"); }
+template build_status parse<build_status>(std::string_view);
+template experiment_kind parse<experiment_kind>(std::string_view);
+template experiment_status parse<experiment_status>(std::string_view);
+template arm_role parse<arm_role>(std::string_view);
+template verdict_kind parse<verdict_kind>(std::string_view);
+template changepoint_state parse<changepoint_state>(std::string_view);
+template alert_state parse<alert_state>(std::string_view);
+template alert_source parse<alert_source>(std::string_view);
 
 }  // namespace abtest::db

@@ -12,6 +12,56 @@ namespace abtest::db {
 
 using namespace codec;
 
+namespace {
+
+// The columns that a table's INSERT binds and its list_* SELECT reads, in that order: the read_*
+// functions below take them by position.
+constexpr std::string_view verdict_columns =
+    "experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, ratio, ci_low, ci_high, "
+    "hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, created_at, details";
+constexpr std::string_view effect_columns =
+    "experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted";
+constexpr std::string_view bisect_step_columns =
+    "experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note";
+
+// One row of each list_* query below, in its SELECT's column order.
+
+verdict_record read_verdict(const statement& q) {
+  using opt = std::optional<double>;
+  verdict_record v{q.column_text(0), q.column_text(1), q.column_text(2), q.column_text(3), q.column_int64(4),
+                   q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8), q.get<opt>(9), q.get<opt>(10),
+                   q.get<opt>(11), q.get<opt>(12), q.get<opt>(13), q.get<opt>(14),
+                   enum_at<verdict_kind>(q, 15), q.get<bool>(16), q.get<std::optional<std::string>>(17),
+                   time_at(q, 18)};
+  if (const auto d = q.get<std::optional<std::string>>(19)) v.details = nlohmann::json::parse(*d);
+  return v;
+}
+
+effect_record read_effect(const statement& q) {
+  using opt = std::optional<double>;
+  return {q.column_text(0), q.column_text(1), q.column_text(2), q.column_double(3), q.get<opt>(4),
+          q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8)};
+}
+
+bisect_step_record read_bisect_step(const statement& q) {
+  std::optional<verdict_kind> verdict;
+  if (!q.column_is_null(4)) verdict = enum_at<verdict_kind>(q, 4);
+  return {q.column_text(0), q.get<int>(1), q.column_text(2), q.column_text(3), verdict, q.get<int>(5),
+          q.get<std::optional<double>>(6), q.get<std::optional<std::string>>(7)};
+}
+
+changepoint_record read_changepoint(const statement& q) {
+  return {q.column_int64(0), q.column_text(1), q.column_text(2), q.get<std::optional<std::string>>(3),
+          time_at(q, 4), q.column_double(5), q.get<std::optional<double>>(6), enum_at<changepoint_state>(q, 7),
+          q.get<std::optional<std::string>>(8)};
+}
+
+reference_record read_reference(const statement& q) {
+  return {q.column_int64(0), q.column_text(1), json_at(q, 2), q.column_text(3), q.column_double(4)};
+}
+
+}  // namespace
+
 // --- verdicts --------------------------------------------------------------------------------
 
 void results_store::replace_verdicts(std::string_view experiment_id, std::span<const verdict_record> verdicts) {
@@ -19,10 +69,8 @@ void results_store::replace_verdicts(std::string_view experiment_id, std::span<c
   statement clear{db_, "DELETE FROM verdict WHERE experiment_id = ?"};
   clear.bind(1, experiment_id);
   clear.execute();
-  statement q{db_,
-              "INSERT INTO verdict(experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, "
-              "ratio, ci_low, ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, "
-              "created_at, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+  statement q{db_, "INSERT INTO verdict(" + std::string(verdict_columns) +
+                       ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
   const time_point now = std::chrono::system_clock::now();
   for (const verdict_record& v : verdicts) {
     q.bind_all(experiment_id, v.variant, v.baseline, v.metric, v.n, v.baseline_median, v.candidate_median, v.ratio,
@@ -35,22 +83,10 @@ void results_store::replace_verdicts(std::string_view experiment_id, std::span<c
 }
 
 std::vector<verdict_record> results_store::list_verdicts(std::string_view experiment_id) {
-  statement q{db_,
-              "SELECT experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, ratio, ci_low, "
-              "ci_high, hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, created_at, "
-              "details FROM verdict WHERE experiment_id = ? ORDER BY variant, metric, baseline"};
-  q.bind(1, experiment_id);
-  std::vector<verdict_record> verdicts;
-  while (q.step()) {
-    using opt = std::optional<double>;
-    verdicts.push_back({q.column_text(0), q.column_text(1), q.column_text(2), q.column_text(3), q.column_int64(4),
-                        q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8), q.get<opt>(9), q.get<opt>(10),
-                        q.get<opt>(11), q.get<opt>(12), q.get<opt>(13), q.get<opt>(14),
-                        enum_at<verdict_kind>(q, 15), q.get<bool>(16), q.get<std::optional<std::string>>(17),
-                        time_at(q, 18)});
-    if (const auto d = q.get<std::optional<std::string>>(19)) verdicts.back().details = nlohmann::json::parse(*d);
-  }
-  return verdicts;
+  return select_rows(db_,
+                     "SELECT " + std::string(verdict_columns) +
+                         " FROM verdict WHERE experiment_id = ? ORDER BY variant, metric, baseline",
+                     read_verdict, experiment_id);
 }
 
 // --- effects ---------------------------------------------------------------------------------
@@ -61,8 +97,7 @@ void results_store::replace_effects(std::string_view experiment_id, std::span<co
   clear.bind(1, experiment_id);
   clear.execute();
   statement q{db_,
-              "INSERT INTO effect(experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+              "INSERT INTO effect(" + std::string(effect_columns) + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"};
   for (const effect_record& e : effects) {
     q.bind_all(experiment_id, e.metric, e.term, e.estimate, e.se, e.ci_low, e.ci_high, e.p_value, e.p_adjusted);
     q.execute();
@@ -71,16 +106,10 @@ void results_store::replace_effects(std::string_view experiment_id, std::span<co
 }
 
 std::vector<effect_record> results_store::list_effects(std::string_view experiment_id) {
-  statement q{db_,
-              "SELECT experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted FROM effect "
-              "WHERE experiment_id = ? ORDER BY metric, term"};
-  q.bind(1, experiment_id);
-  std::vector<effect_record> effects;
-  using opt = std::optional<double>;
-  while (q.step())
-    effects.push_back({q.column_text(0), q.column_text(1), q.column_text(2), q.column_double(3), q.get<opt>(4),
-                       q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8)});
-  return effects;
+  return select_rows(db_,
+                     "SELECT " + std::string(effect_columns) +
+                         " FROM effect WHERE experiment_id = ? ORDER BY metric, term",
+                     read_effect, experiment_id);
 }
 
 // --- bisect steps ----------------------------------------------------------------------------
@@ -88,26 +117,17 @@ std::vector<effect_record> results_store::list_effects(std::string_view experime
 void results_store::insert_bisect_step(const bisect_step_record& s) {
   transaction tx{db_};
   statement q{db_,
-              "INSERT INTO bisect_step(experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"};
+              "INSERT INTO bisect_step(" + std::string(bisect_step_columns) + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)"};
   q.bind_all(s.experiment_id, s.step, s.from_variant, s.to_variant, enum_text(s.verdict), s.rounds, s.ratio, s.note);
   q.execute();
   tx.commit();
 }
 
 std::vector<bisect_step_record> results_store::list_bisect_steps(std::string_view experiment_id) {
-  statement q{db_,
-              "SELECT experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note FROM bisect_step "
-              "WHERE experiment_id = ? ORDER BY step"};
-  q.bind(1, experiment_id);
-  std::vector<bisect_step_record> steps;
-  while (q.step()) {
-    std::optional<verdict_kind> verdict;
-    if (!q.column_is_null(4)) verdict = enum_at<verdict_kind>(q, 4);
-    steps.push_back({q.column_text(0), q.get<int>(1), q.column_text(2), q.column_text(3), verdict, q.get<int>(5),
-                     q.get<std::optional<double>>(6), q.get<std::optional<std::string>>(7)});
-  }
-  return steps;
+  return select_rows(db_,
+                     "SELECT " + std::string(bisect_step_columns) +
+                         " FROM bisect_step WHERE experiment_id = ? ORDER BY step",
+                     read_bisect_step, experiment_id);
 }
 
 // --- change points ---------------------------------------------------------------------------
@@ -141,17 +161,11 @@ void results_store::set_changepoint_state(std::int64_t id, changepoint_state sta
 
 std::vector<changepoint_record> results_store::list_changepoints(const std::optional<std::string>& variant,
                                                                  const std::optional<std::string>& metric) {
-  statement q{db_,
-              "SELECT id, variant, metric, at_experiment, at_time, magnitude, p_value, state, note FROM changepoint "
-              "WHERE (?1 IS NULL OR variant = ?1) AND (?2 IS NULL OR metric = ?2) ORDER BY at_time, id"};
-  q.bind_all(variant, metric);
-  std::vector<changepoint_record> changepoints;
-  while (q.step())
-    changepoints.push_back({q.column_int64(0), q.column_text(1), q.column_text(2),
-                            q.get<std::optional<std::string>>(3), time_at(q, 4), q.column_double(5),
-                            q.get<std::optional<double>>(6), enum_at<changepoint_state>(q, 7),
-                            q.get<std::optional<std::string>>(8)});
-  return changepoints;
+  return select_rows(
+      db_,
+      "SELECT id, variant, metric, at_experiment, at_time, magnitude, p_value, state, note FROM changepoint "
+      "WHERE (?1 IS NULL OR variant = ?1) AND (?2 IS NULL OR metric = ?2) ORDER BY at_time, id",
+      read_changepoint, variant, metric);
 }
 
 // --- references ------------------------------------------------------------------------------
@@ -170,11 +184,8 @@ std::int64_t results_store::upsert_reference(const reference_record& r) {
 }
 
 std::vector<reference_record> results_store::list_references() {
-  statement q{db_, "SELECT id, label, params, metric, value FROM reference ORDER BY label, metric, id"};
-  std::vector<reference_record> references;
-  while (q.step())
-    references.push_back({q.column_int64(0), q.column_text(1), json_at(q, 2), q.column_text(3), q.column_double(4)});
-  return references;
+  return select_rows(db_, "SELECT id, label, params, metric, value FROM reference ORDER BY label, metric, id",
+                     read_reference);
 }
 
 // --- history ---------------------------------------------------------------------------------

@@ -1,4 +1,7 @@
 // db::results_store: the Valgrind counts of an experiment's arms, one row per (arm, benchmark).
+#include <string>
+#include <string_view>
+
 #include "db/results_store.hpp"
 #include "db/statement.hpp"
 #include "db/store_codec.hpp"
@@ -7,11 +10,25 @@ namespace abtest::db {
 
 using namespace codec;
 
+namespace {
+
+// The columns record_counts binds and list_counts reads, in that order (read_counts takes them by
+// position).
+constexpr std::string_view counts_columns =
+    "experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at";
+
+counts_record read_counts(const statement& q) {
+  return {q.column_text(0), q.get<int>(1), q.column_text(2), json_at(q, 3), optional_json_at(q, 4),
+          q.get<std::optional<std::string>>(5), q.get<std::optional<double>>(6), time_at(q, 7)};
+}
+
+}  // namespace
+
 void results_store::record_counts(const counts_record& c) {
   // One row, one statement: atomic without a transaction of its own.
   statement q{db_,
-              "INSERT INTO counts(experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (experiment_id, arm_idx, benchmark) DO UPDATE SET "
+              "INSERT INTO counts(" + std::string(counts_columns) +
+                  ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (experiment_id, arm_idx, benchmark) DO UPDATE SET "
               "spec = excluded.spec, counts = excluded.counts, error = excluded.error, wall_s = excluded.wall_s, "
               "recorded_at = excluded.recorded_at"};
   const std::optional<std::string> counts = c.counts ? std::optional(json_text(*c.counts)) : std::nullopt;
@@ -21,24 +38,10 @@ void results_store::record_counts(const counts_record& c) {
 }
 
 std::vector<counts_record> results_store::list_counts(std::string_view experiment_id) {
-  statement q{db_,
-              "SELECT experiment_id, arm_idx, benchmark, spec, counts, error, wall_s, recorded_at FROM counts "
-              "WHERE experiment_id = ? ORDER BY arm_idx, benchmark"};
-  q.bind(1, experiment_id);
-  std::vector<counts_record> rows;
-  while (q.step()) {
-    counts_record c;
-    c.experiment_id = q.column_text(0);
-    c.arm_idx = q.get<int>(1);
-    c.benchmark = q.column_text(2);
-    c.spec = json_at(q, 3);
-    if (!q.column_is_null(4)) c.counts = json_at(q, 4);
-    c.error = q.get<std::optional<std::string>>(5);
-    c.wall_s = q.get<std::optional<double>>(6);
-    c.recorded_at = time_at(q, 7);
-    rows.push_back(std::move(c));
-  }
-  return rows;
+  return select_rows(db_,
+                     "SELECT " + std::string(counts_columns) +
+                         " FROM counts WHERE experiment_id = ? ORDER BY arm_idx, benchmark",
+                     read_counts, experiment_id);
 }
 
 }  // namespace abtest::db

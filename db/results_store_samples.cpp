@@ -31,6 +31,33 @@ std::map<std::string, std::string> checks_at(const statement& q, int column) {
   return checks;
 }
 
+/// One row of list_samples' SELECT, without its metrics (they come from the metric table).
+sample read_sample(const statement& q) {
+  sample s;
+  s.id = q.column_int64(0);
+  s.uuid = q.column_text(1);
+  s.experiment_id = q.column_text(2);
+  s.arm = q.get<int>(3);
+  s.benchmark = q.column_text(4);
+  s.round = q.get<int>(5);
+  s.position = q.get<int>(6);
+  s.warmup = q.get<bool>(7);
+  s.machine_id = q.column_int64(8);
+  s.build_id = q.get<std::optional<std::int64_t>>(9);
+  s.binary_hash = q.get<std::optional<std::string>>(10);
+  s.started_at = time_at(q, 11);
+  s.duration_s = q.get<std::optional<double>>(12);
+  s.load_avg = q.get<std::optional<double>>(13);
+  s.status = enum_at<sample_status>(q, 14);
+  s.exit_code = q.get<std::optional<int>>(15);
+  s.signal = q.get<std::optional<int>>(16);
+  s.error = q.get<std::optional<std::string>>(17).value_or("");
+  s.backend = q.get<std::optional<std::string>>(18).value_or("");
+  s.checks = checks_at(q, 19);
+  s.context = json_at(q, 20);
+  return s;
+}
+
 /// The two statements one sample needs, prepared once per batch.
 struct sample_writer {
   explicit sample_writer(database& db)
@@ -82,39 +109,14 @@ std::vector<std::int64_t> results_store::insert_samples(std::span<const sample> 
 }
 
 std::vector<sample> results_store::list_samples(std::string_view experiment_id) {
-  statement q{db_,
-              "SELECT id, uuid, experiment_id, arm_idx, benchmark, round, position, warmup, machine_id, build_id, "
-              "binary_hash, started_at, duration_s, load_avg, status, exit_code, signal, error, backend, checks, "
-              "context FROM sample WHERE experiment_id = ? ORDER BY id"};
-  q.bind(1, experiment_id);
-  std::vector<sample> samples;
+  std::vector<sample> samples = select_rows(
+      db_,
+      "SELECT id, uuid, experiment_id, arm_idx, benchmark, round, position, warmup, machine_id, build_id, "
+      "binary_hash, started_at, duration_s, load_avg, status, exit_code, signal, error, backend, checks, "
+      "context FROM sample WHERE experiment_id = ? ORDER BY id",
+      read_sample, experiment_id);
   std::map<std::int64_t, std::size_t> index_of;
-  while (q.step()) {
-    sample s;
-    s.id = q.column_int64(0);
-    s.uuid = q.column_text(1);
-    s.experiment_id = q.column_text(2);
-    s.arm = q.get<int>(3);
-    s.benchmark = q.column_text(4);
-    s.round = q.get<int>(5);
-    s.position = q.get<int>(6);
-    s.warmup = q.get<bool>(7);
-    s.machine_id = q.column_int64(8);
-    s.build_id = q.get<std::optional<std::int64_t>>(9);
-    s.binary_hash = q.get<std::optional<std::string>>(10);
-    s.started_at = time_at(q, 11);
-    s.duration_s = q.get<std::optional<double>>(12);
-    s.load_avg = q.get<std::optional<double>>(13);
-    s.status = enum_at<sample_status>(q, 14);
-    s.exit_code = q.get<std::optional<int>>(15);
-    s.signal = q.get<std::optional<int>>(16);
-    s.error = q.get<std::optional<std::string>>(17).value_or("");
-    s.backend = q.get<std::optional<std::string>>(18).value_or("");
-    s.checks = checks_at(q, 19);
-    s.context = json_at(q, 20);
-    index_of.emplace(s.id, samples.size());
-    samples.push_back(std::move(s));
-  }
+  for (std::size_t i = 0; i < samples.size(); ++i) index_of.emplace(samples[i].id, i);
   statement m{db_,
               "SELECT m.sample_id, m.name, m.value FROM metric m JOIN sample s ON s.id = m.sample_id "
               "WHERE s.experiment_id = ?"};

@@ -50,6 +50,16 @@ TEST(check, refuses_a_foreign_file) {
 
 class merge_test : public ::testing::Test {
  protected:
+  // Machine "fp" and experiment r-1 under one fixed uuid, created in `store`; returns the machine's id.
+  // Called on two files, it makes them hold the same experiment, as a copied results file does.
+  static std::int64_t create_shared_experiment(results_store& store) {
+    const auto machine = store.upsert_machine(make_machine("fp"));
+    auto e = make_experiment("r-1", machine);
+    e.uuid = "00000000-0000-4000-8000-000000000001";
+    store.create_experiment(e);
+    return machine;
+  }
+
   temp_dir dir_;
 };
 
@@ -125,21 +135,16 @@ TEST_F(merge_test, dedupes_by_uuid_and_renames_a_colliding_experiment_id) {
   // b.db starts as a copy of a.db's experiment (same uuids), then gains more samples; c.db holds
   // a different experiment that happens to have the same id.
   sample shared;
-  experiment_record e;
   {
     results_store a{dir_ / "a.db"};
-    const auto machine = a.upsert_machine(make_machine("fp"));
-    e = make_experiment("r-1", machine);
-    e.uuid = "00000000-0000-4000-8000-000000000001";
-    a.create_experiment(e);
+    const auto machine = create_shared_experiment(a);
     shared = make_sample("r-1", machine, 0, 0);
     shared.uuid = "00000000-0000-4000-8000-0000000000aa";
     a.insert_sample(shared);
   }
   {
     results_store b{dir_ / "b.db"};
-    const auto machine = b.upsert_machine(make_machine("fp"));
-    b.create_experiment(e);
+    const auto machine = create_shared_experiment(b);
     b.insert_sample(shared);
     b.insert_sample(make_sample("r-1", machine, 1, 0));
     b.insert_sample(make_sample("r-1", machine, 0, 0 + 1));
@@ -172,19 +177,14 @@ TEST_F(merge_test, dedupes_by_uuid_and_renames_a_colliding_experiment_id) {
 }
 
 TEST_F(merge_test, a_sample_whose_key_is_taken_is_skipped_and_counted) {
-  experiment_record e;
   {
     results_store a{dir_ / "a.db"};
-    const auto machine = a.upsert_machine(make_machine("fp"));
-    e = make_experiment("r-1", machine);
-    e.uuid = "00000000-0000-4000-8000-000000000001";
-    a.create_experiment(e);
+    const auto machine = create_shared_experiment(a);
     a.insert_sample(make_sample("r-1", machine, 0, 0, {{"proof.total_s", 1.0}}));
   }
   {
     results_store b{dir_ / "b.db"};
-    const auto machine = b.upsert_machine(make_machine("fp"));
-    b.create_experiment(e);
+    const auto machine = create_shared_experiment(b);
     b.insert_sample(make_sample("r-1", machine, 0, 0, {{"proof.total_s", 2.0}}));  // same key, other uuid
     b.insert_sample(make_sample("r-1", machine, 0, 1));
   }

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <random>
 #include <set>
 #include <string>
@@ -12,21 +11,13 @@
 #include "gpu/api.hpp"
 #include "gpu/random_inputs.hpp"
 #include "msm/msm.hpp"
+#include "seeded_device_test.hpp"
 #include "test_sizes.hpp"
 
 namespace zk::gpu {
 namespace {
 
-class gpu_msm : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string why;
-    if (!device_available(&why)) GTEST_SKIP() << why;
-    RecordProperty("seed", std::to_string(seed));
-    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
-  }
-  const uint64_t seed = std::random_device{}();
-};
+class gpu_msm : public testing::seeded_device_test {};
 
 g1_jacobian run(std::span<const g1_affine> p, std::span<const scalar_t> k, const msm_config& cfg, msm_report* rep = nullptr) {
   g1_jacobian out;

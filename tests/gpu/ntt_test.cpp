@@ -3,29 +3,19 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "gpu/api.hpp"
 #include "gpu/random_inputs.hpp"
 #include "ntt/ntt.hpp"
+#include "seeded_device_test.hpp"
 #include "test_sizes.hpp"
 
 namespace zk::gpu {
 namespace {
 
-class gpu_ntt : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string why;
-    if (!device_available(&why)) GTEST_SKIP() << why;
-    RecordProperty("seed", std::to_string(seed));
-    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
-  }
-  const uint64_t seed = std::random_device{}();
-};
+class gpu_ntt : public testing::seeded_device_test {};
 
 // The CPU function the GPU call must match.
 void cpu_reference(std::vector<fr>& a, ntt_direction dir, ntt_domain dom) {

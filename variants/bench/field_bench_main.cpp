@@ -5,6 +5,7 @@
 //   field-bench --benchmark_filter='ntt/20/'      # NTT 2^20: ntt/20/1 (one thread), ntt/20/0 (all)
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -15,46 +16,27 @@
 namespace {
 
 // Each step depends on the previous result, so the time is latency per operation, not throughput.
-template <class F>
-void mul(benchmark::State& state) {
-  std::mt19937_64 rng(1);
+// x and y are drawn from `seed`, x first; an operation that takes no second operand ignores y.
+template <class F, class Step>
+void chain(benchmark::State& state, std::uint64_t seed, Step step) {
+  std::mt19937_64 rng(seed);
   F x = F::random(rng);
   const F y = F::random(rng);
   for (auto _ : state) {
-    x = x * y;
+    x = step(x, y);
     benchmark::DoNotOptimize(x);
   }
 }
 
 template <class F>
-void sqr(benchmark::State& state) {
-  std::mt19937_64 rng(2);
-  F x = F::random(rng);
-  for (auto _ : state) {
-    x = x.sqr();
-    benchmark::DoNotOptimize(x);
-  }
-}
-
+void mul(benchmark::State& state) { chain<F>(state, 1, [](const F& x, const F& y) { return x * y; }); }
 template <class F>
-void add(benchmark::State& state) {
-  std::mt19937_64 rng(3);
-  F x = F::random(rng);
-  const F y = F::random(rng);
-  for (auto _ : state) {
-    x = x + y;
-    benchmark::DoNotOptimize(x);
-  }
-}
-
+void sqr(benchmark::State& state) { chain<F>(state, 2, [](const F& x, const F&) { return x.sqr(); }); }
+template <class F>
+void add(benchmark::State& state) { chain<F>(state, 3, [](const F& x, const F& y) { return x + y; }); }
 template <class F>
 void inverse(benchmark::State& state) {
-  std::mt19937_64 rng(4);
-  F x = F::random(rng);
-  for (auto _ : state) {
-    x = x.inverse() + F::one();
-    benchmark::DoNotOptimize(x);
-  }
+  chain<F>(state, 4, [](const F& x, const F&) { return x.inverse() + F::one(); });
 }
 
 // Forward NTT of 2^lg random elements; the input is restored outside the timed region. Arguments:

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct writer {
   }
   template <class T>
   void pod(const T& v) { raw(&v, sizeof v); }
+  void text(const std::string& s) { vec(std::vector<char>(s.begin(), s.end())); }
 };
 
 struct reader {
@@ -47,8 +49,10 @@ struct reader {
     raw(&v, 8);
     return v;
   }
+  void u64(uint64_t& v) { v = u64(); }
+  // limit: a sanity bound on a vector's length, so a corrupt length fails instead of allocating.
   template <class T>
-  void vec(std::vector<T>& v, uint64_t limit) {
+  void vec(std::vector<T>& v, uint64_t limit = uint64_t{1} << 36) {
     const uint64_t n = u64();
     if (!ok || n > limit) {
       ok = false;
@@ -59,7 +63,35 @@ struct reader {
   }
   template <class T>
   void pod(T& v) { raw(&v, sizeof v); }
+  void text(std::string& s) {
+    std::vector<char> chars;
+    vec(chars, 256);
+    s.assign(chars.begin(), chars.end());
+  }
 };
+
+// Everything after the magic and the point sizes, in file order: one list that the writer reads
+// (P = const parameters) and the reader fills (P = parameters).
+template <class Io, class P>
+void fields(Io& io, P& p) {
+  io.u64(p.num_inputs);
+  io.u64(p.num_aux);
+  io.u64(p.num_constraints);
+  io.u64(p.domain_size);
+  io.text(p.circuit_digest);
+  io.pod(p.vk.alpha_g1);
+  io.pod(p.vk.beta_g1);
+  io.pod(p.vk.beta_g2);
+  io.pod(p.vk.gamma_g2);
+  io.pod(p.vk.delta_g1);
+  io.pod(p.vk.delta_g2);
+  io.vec(p.vk.ic);
+  io.vec(p.h);
+  io.vec(p.l);
+  io.vec(p.a);
+  io.vec(p.b_g1);
+  io.vec(p.b_g2);
+}
 
 }  // namespace
 
@@ -76,26 +108,7 @@ std::optional<parameters> load_parameters(const std::filesystem::path& file) {
   if (!r.ok || std::char_traits<char>::compare(m, magic, 8) != 0) return std::nullopt;
   if (r.u64() != sizeof(g1_affine) || r.u64() != sizeof(g2_affine)) return std::nullopt;
   parameters p;
-  p.num_inputs = r.u64();
-  p.num_aux = r.u64();
-  p.num_constraints = r.u64();
-  p.domain_size = r.u64();
-  const uint64_t limit = uint64_t{1} << 36;  // sanity bound on a vector's length
-  std::vector<char> digest;
-  r.vec(digest, 256);
-  p.circuit_digest.assign(digest.begin(), digest.end());
-  r.pod(p.vk.alpha_g1);
-  r.pod(p.vk.beta_g1);
-  r.pod(p.vk.beta_g2);
-  r.pod(p.vk.gamma_g2);
-  r.pod(p.vk.delta_g1);
-  r.pod(p.vk.delta_g2);
-  r.vec(p.vk.ic, limit);
-  r.vec(p.h, limit);
-  r.vec(p.l, limit);
-  r.vec(p.a, limit);
-  r.vec(p.b_g1, limit);
-  r.vec(p.b_g2, limit);
+  fields(r, p);
   if (!r.ok || std::fgetc(f.get()) != EOF) return std::nullopt;
   return p;
 }
@@ -111,23 +124,7 @@ void save_parameters(const parameters& p, const std::filesystem::path& file) {
     w.raw(magic, 8);
     w.u64(sizeof(g1_affine));
     w.u64(sizeof(g2_affine));
-    w.u64(p.num_inputs);
-    w.u64(p.num_aux);
-    w.u64(p.num_constraints);
-    w.u64(p.domain_size);
-    w.vec(std::vector<char>(p.circuit_digest.begin(), p.circuit_digest.end()));
-    w.pod(p.vk.alpha_g1);
-    w.pod(p.vk.beta_g1);
-    w.pod(p.vk.beta_g2);
-    w.pod(p.vk.gamma_g2);
-    w.pod(p.vk.delta_g1);
-    w.pod(p.vk.delta_g2);
-    w.vec(p.vk.ic);
-    w.vec(p.h);
-    w.vec(p.l);
-    w.vec(p.a);
-    w.vec(p.b_g1);
-    w.vec(p.b_g2);
+    fields(w, p);
     if (std::fflush(f.get()) != 0) throw std::runtime_error("write failed: " + tmp.string());
   }
   std::filesystem::rename(tmp, file);

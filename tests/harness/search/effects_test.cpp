@@ -10,20 +10,13 @@
 
 #include "harness/search/factorial_search.hpp"
 
+#include "planted_model.hpp"
+
 namespace abtest::search {
 namespace {
 
-using model = std::map<std::vector<int>, double>;  // 0/1-coded terms → γ
-
-double truth(const model& m, const std::vector<int>& run) {
-  double v = std::log(10.0);
-  for (const auto& [term, g] : m) {
-    bool on = true;
-    for (int j : term) on = on && run.at(static_cast<std::size_t>(j));
-    if (on) v += g;
-  }
-  return v;
-}
+using search::testing::model;
+using search::testing::truth;
 
 // Matrix with per-round offsets (drift, noisy neighbours) that the analysis must cancel.
 std::vector<std::vector<double>> matrix(const design& d, const model& m, int rounds, double noise, std::uint64_t seed) {

@@ -12,20 +12,13 @@
 
 #include "harness/search/effects.hpp"
 
+#include "planted_model.hpp"
+
 namespace abtest::search {
 namespace {
 
-using model = std::map<std::vector<int>, double>;  // 0/1-coded terms → γ
-
-double truth(const model& m, const std::vector<int>& run) {
-  double v = std::log(10.0);
-  for (const auto& [term, g] : m) {
-    bool on = true;
-    for (int j : term) on = on && run.at(static_cast<std::size_t>(j));
-    if (on) v += g;
-  }
-  return v;
-}
+using search::testing::model;
+using search::testing::truth;
 
 const model planted{{{0}, 0.06}, {{1}, -0.02}, {{3}, 0.01}, {{0, 1}, 0.03}, {{2, 3}, -0.015}};
 

@@ -12,10 +12,7 @@ namespace {
 TEST(counting_cs, counts_match_the_test_system) {
   const test::toy_circuit circuit{.seed = 5, .steps = 150};
   counting_cs<0> count;
-  count.alloc_input(detail::no_name, fr::one());
-  circuit.synthesize(count);
-  test_cs<0> cs;
-  circuit.synthesize(cs);
+  const test_cs<0> cs = test::synthesize_beside_test_cs(circuit, count);
   const size_hint h = count.hint();
   EXPECT_EQ(h.num_inputs, cs.num_inputs());
   EXPECT_EQ(h.num_aux, cs.num_aux());

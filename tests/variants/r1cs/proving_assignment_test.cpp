@@ -13,10 +13,7 @@ namespace {
 TEST(proving_assignment, evaluates_every_row_like_the_test_system) {
   const test::toy_circuit circuit{.seed = 11, .steps = 200};
   proving_assignment<0> pa;
-  pa.alloc_input(detail::no_name, fr::one());
-  circuit.synthesize(pa);
-  test_cs<0> cs;
-  circuit.synthesize(cs);
+  const test_cs<0> cs = test::synthesize_beside_test_cs(circuit, pa);
   ASSERT_EQ(pa.num_constraints(), cs.num_constraints());
   ASSERT_EQ(pa.aux_assignment.size(), cs.num_aux());
   for (size_t i = 0; i < pa.num_constraints(); ++i) ASSERT_EQ(pa.a[i] * pa.b[i], pa.c[i]) << i;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "r1cs/constraint_system.hpp"
+#include "r1cs/test_cs.hpp"
 
 namespace zk::r1cs::test {
 
@@ -43,5 +44,16 @@ struct toy_circuit {
     }
   }
 };
+
+/// The circuit synthesized into `cs` as the prover's systems take it (input 0, the constant one,
+/// allocated first), and into the test system, which is returned as the reference to compare with.
+template <constraint_system CS>
+test_cs<0> synthesize_beside_test_cs(const toy_circuit& circuit, CS& cs) {
+  cs.alloc_input(detail::no_name, fr::one());
+  circuit.synthesize(cs);
+  test_cs<0> reference;
+  circuit.synthesize(reference);
+  return reference;
+}
 
 }  // namespace zk::r1cs::test
