@@ -91,7 +91,6 @@ class experiment_oracle : public search::oracle {
   search::comparison compare(const search::levels& from, const search::levels& to,
                              const search::comparison_request& request) override;
   search::matrix_result run_matrix(const std::vector<search::levels>& configs, int rounds) override;
-  stats::better direction() const override { return metric_direction(s_.metric); }
 
   // The same comparison on arms the caller built (commit bisection: the same variant from two trees).
   search::comparison compare_arms(const arm_plan& baseline, const arm_plan& candidate,

@@ -5,8 +5,6 @@
 #include <cmath>
 #include <set>
 
-#include "harness/stats/t_interval.hpp"
-
 namespace abtest::search {
 
 std::vector<std::vector<int>> active_terms(const std::vector<term_effect>& screen, double alpha) {
@@ -44,66 +42,12 @@ factorial_outcome attribute(const design& plan, const std::vector<std::vector<do
   return out;
 }
 
-namespace {
-
-// Where the all-0 and the all-1 runs are in the design, or -1.
-int run_index(const design& plan, int level) {
-  for (std::size_t r = 0; r < plan.runs.size(); ++r)
-    if (std::all_of(plan.runs[r].begin(), plan.runs[r].end(), [level](int x) { return x == level; }))
-      return static_cast<int>(r);
-  return -1;
-}
-
-// The corners' paired differences, with the matrix residual's σ̂ on its df as their noise: a fixed
-// number of rounds, looked at once, so the t interval is the right one (no sequence needed).
-stats::log_estimate corners(const std::vector<std::vector<double>>& y, std::size_t low, std::size_t high,
-                            const factorial_analysis& screen, double alpha) {
-  stats::log_estimate e;
-  double sum = 0.0;
-  for (std::size_t r = 0; r < y[low].size() && r < y[high].size(); ++r) {
-    const double d = y[high][r] - y[low][r];
-    if (std::isfinite(d)) sum += d, ++e.n;
-  }
-  if (e.n == 0 || !(std::isfinite(screen.sigma) && screen.df >= 1.0)) {
-    e.n = 0;
-    return e;
-  }
-  e.estimate = sum / e.n;
-  e.df = screen.df;
-  e.spread = std::sqrt(2.0) * screen.sigma;
-  stats::set_t_interval(e, e.spread / std::sqrt(static_cast<double>(e.n)), 1.0 - alpha);
-  return e;
-}
-
-}  // namespace
-
 factorial_outcome factorial_search(search_session& session, const levels& from, const std::vector<factor>& factors,
-                                   const design& plan, int pilot_rounds, const round_sizer& size, double alpha,
-                                   double margin) {
+                                   const design& plan, int rounds, double alpha, double margin) {
   std::vector<levels> configs;
   for (const std::vector<int>& run : plan.runs) configs.push_back(apply(from, factors, run));
-  int low = run_index(plan, 0), high = run_index(plan, 1);
-  const std::vector<int> all_high(factors.size(), 1);
-  if (low < 0) low = static_cast<int>(configs.size()), configs.push_back(from);
-  if (high < 0) high = static_cast<int>(configs.size()), configs.push_back(apply(from, factors, all_high));
-
-  matrix_result m = session.run_matrix(configs, pilot_rounds);
-  const auto design_rows = [&] {
-    return std::vector<std::vector<double>>(m.log_values.begin(), m.log_values.begin() + static_cast<long>(plan.runs.size()));
-  };
-  if (size) {
-    const factorial_analysis pilot = analyze_factorial(plan, design_rows());
-    const int want = size(pilot.sigma, pilot.df);
-    if (want > pilot_rounds) {
-      const matrix_result more = session.run_matrix(configs, want - pilot_rounds);
-      for (std::size_t c = 0; c < configs.size(); ++c)
-        m.log_values[c].insert(m.log_values[c].end(), more.log_values[c].begin(), more.log_values[c].end());
-    }
-  }
-  factorial_outcome out = attribute(plan, design_rows(), alpha, margin);
-  out.rounds = m.log_values.empty() ? 0 : static_cast<int>(m.log_values.front().size());
-  out.overall = corners(m.log_values, static_cast<std::size_t>(low), static_cast<std::size_t>(high), out.screen, alpha);
-  return out;
+  const matrix_result m = session.run_matrix(configs, rounds);
+  return attribute(plan, m.log_values, alpha, margin);
 }
 
 stats::verdict_result four_cells(search_session& session, const levels& from, const std::vector<factor>& factors, int i,

@@ -1,7 +1,6 @@
 // Factorial attribution for small toggle sets: screen in ±1 coding, re-fit the active terms in 0/1 coding.
 #pragma once
 
-#include <functional>
 #include <vector>
 
 #include "harness/search/design.hpp"
@@ -16,10 +15,6 @@ struct factorial_outcome {
   factorial_analysis screen;
   std::vector<term_effect> refit;       // the active terms (+ parents of active pairs) in 0/1 coding
   std::vector<term_effect> culprits;    // refit terms with Holm p < α and |γ| > ln(1 + margin)
-  int rounds = 0;                       // matrix rounds run, the pilot's included
-  // ln(every factor high / from): the matrix's two corners paired by round, SE √(2σ̂²/n) on the
-  // screen's residual df. n = 0 (no CI) when no round holds both corners or σ̂ is unknown.
-  stats::log_estimate overall;
 };
 
 // The terms a screen found active (Holm p < α) with the main effects of each active pair
@@ -32,18 +27,10 @@ std::vector<term_effect> culprits_among(const std::vector<term_effect>& refit, d
 factorial_outcome attribute(const design& plan, const std::vector<std::vector<double>>& log_values, double alpha,
                             double margin);
 
-// The rounds a matrix should run, given σ̂ and df of the rounds run so far.
-using round_sizer = std::function<int(double sigma, double df)>;
-
 // Runs the matrix `plan` (a design over `factors`) between from (all 0) and the factors' high levels,
-// with the two corners — from, and every factor high — as extra configurations where the design
-// lacks them (a fraction lacks `from`), so that the overall comparison comes out of the same rounds.
-// First `pilot_rounds`; then, when size(σ̂, df) of the pilot asks for more, the rest (an internal
-// pilot: only the noise, never the effects, sizes the matrix — Wittes & Brittain 1990). Then
-// attribute(), and the corners' comparison (factorial_outcome::overall).
+// then attribute().
 factorial_outcome factorial_search(search_session& session, const levels& from, const std::vector<factor>& factors,
-                                   const design& plan, int pilot_rounds, const round_sizer& size, double alpha,
-                                   double margin);
+                                   const design& plan, int rounds, double alpha, double margin);
 
 // A confirmation experiment of a pair's four cells (from, from + i, from + j, from + both), run in
 // batches of rounds (the first `o.min_rounds`, then 5 at a time) until the always-valid confidence

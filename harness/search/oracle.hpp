@@ -59,9 +59,6 @@ class oracle {
   virtual ~oracle() = default;
   virtual comparison compare(const levels& from, const levels& to, const comparison_request& request) = 0;
   virtual matrix_result run_matrix(const std::vector<levels>& configs, int rounds) = 0;
-  // Which way the metric is better (stats::better_for of its name): how a verdict the search makes
-  // itself, from a matrix's corners, reads SLOWER or FASTER.
-  virtual stats::better direction() const { return stats::better::lower; }
 };
 
 // How a search asks: margin and error level of the comparison, and when an answer is final. An
@@ -90,7 +87,6 @@ class search_session {
   // reuse the evidence that produced the claim they check.
   comparison measure(const levels& from, const levels& to, const ask_options& how);
   matrix_result run_matrix(const std::vector<levels>& configs, int rounds);
-  stats::better direction() const { return oracle_.direction(); }
 
   int comparisons() const { return comparisons_; }  // oracle calls, retries included
   int runs() const { return runs_; }

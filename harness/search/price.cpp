@@ -30,12 +30,8 @@ int ab_rounds(const unit_costs& u, const plan_options& o, double alpha) {
   return std::max(o.min_ab_rounds, stats::rounds_needed(o.margin, std::sqrt(2.0) * u.sigma, alpha, o.power));
 }
 
-// The two confirmation A/Bs of one culprit, common to every design, and — where the design does not
-// measure the overall comparison itself (group testing; a factorial takes it from its corners) — the
-// overall A/B.
-long long ab_runs(const unit_costs& u, const plan_options& o, int comparisons) {
-  return 2LL * comparisons * ab_rounds(u, o, o.alpha);
-}
+// The overall A/B and the two confirmation A/Bs of one culprit, common to every design.
+long long ab_runs(const unit_costs& u, const plan_options& o) { return 3LL * 2 * ab_rounds(u, o, o.alpha); }
 
 // The fewest rounds of a matrix of `configs` after which a ±1 effect of ln(1 + margin) (SE = 2σ/√N,
 // N = configs · rounds) passes the first Holm step over the k + k(k−1)/2 terms with `power`: the t
@@ -60,11 +56,9 @@ priced_design factorial(int k, const design& d, const unit_costs& u, const plan_
                              : "half 2^(" + std::to_string(k) + "-" + std::to_string(d.generators.size()) + ")";
   for (const std::string& g : d.generators) p.label += " " + g;
   p.rounds = o.matrix_rounds > 0 ? o.matrix_rounds : rounds_for(k, p.configs, u, o);
-  // A fraction lacks the all-off corner, which rides along in every round for the overall
-  // comparison (the baseline is built anyway), and the confirmations' to − C.
-  const long long extra_configs = d.kind == "full" ? 0 : 1;
+  // A fraction lacks the all-off corner (the baseline is built anyway) and the confirmations' to − C.
   const long long extra_builds = d.kind == "full" ? 0 : 2;
-  p.expected = priced(p.configs + extra_builds, (p.configs + extra_configs) * p.rounds + ab_runs(u, o, 2), u);
+  p.expected = priced(p.configs + extra_builds, 1LL * p.configs * p.rounds + ab_runs(u, o), u);
   return p;
 }
 
@@ -75,7 +69,7 @@ priced_design group(int k, const unit_costs& u, const plan_options& o) {
   const int depth = std::max(1, static_cast<int>(std::ceil(std::log2(static_cast<double>(k)))));
   const long long comparisons = (3LL * depth + 1) / 2;  // 1.5 per level, one culprit
   p.rounds = ab_rounds(u, o, o.alpha / (2.0 * depth));
-  p.expected = priced(2 + comparisons + 1, 2LL * p.rounds * comparisons + ab_runs(u, o, 3), u);
+  p.expected = priced(2 + comparisons + 1, 2LL * p.rounds * comparisons + ab_runs(u, o), u);
   return p;
 }
 

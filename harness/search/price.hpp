@@ -34,14 +34,11 @@ struct plan_options {
   double alpha = 0.05;
   double power = 0.9;
   int min_ab_rounds = 10;   // an adaptive A/B's first look (design §7)
-  // A matrix's error term is its config × round residual; its first rounds are the pilot whose
-  // residual sizes the rest (toggle_bisect.cpp: two rounds drew σ̂ too low too often).
-  int min_matrix_rounds = 3;
+  int min_matrix_rounds = 2;  // a matrix's error term is its config × round residual
   int matrix_rounds = 0;    // > 0: the rounds a factorial and each A/B run (--rounds), not planned
 };
 
-// One design priced: what it is expected to cost, the confirmations of one culprit included, and the
-// overall A/B where the design needs one (group testing; a factorial takes it from its corners).
+// One design priced: what it is expected to cost, overall A/B and confirmations of one culprit included.
 struct priced_design {
   design_choice design = design_choice::full;
   std::string label;     // "full 2^5", "half 2^(5-1) E=ABCD", "group testing"

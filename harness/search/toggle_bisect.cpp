@@ -29,7 +29,6 @@ std::vector<std::string> names(const std::vector<factor>& factors, std::vector<i
 // differences give an interval; the third keeps one wild round from deciding alone.
 constexpr int confirm_min_rounds = 3;
 
-
 // The variance of one A/B difference (ln V − ln B in one round, 2σ²) from the matrix's residual σ̂ on
 // its df, at the 95% upper confidence bound (χ²), so that a low draw does not make the confirmations
 // overconfident; NaN without a residual.
@@ -37,12 +36,6 @@ double known_difference_variance(const factorial_analysis& screen) {
   if (!(std::isfinite(screen.sigma) && screen.sigma > 0.0 && screen.df >= 1.0)) return std::numeric_limits<double>::quiet_NaN();
   const double upper = screen.sigma * screen.sigma * screen.df / boost::math::quantile(boost::math::chi_squared(screen.df), 0.05);
   return 2.0 * upper;
-}
-
-// σ̂ on df at its 80% upper confidence bound (χ²), so that a low draw of a few rounds does not leave
-// a matrix short of power.
-double upper_sigma(double sigma, double df) {
-  return sigma * std::sqrt(df / boost::math::quantile(boost::math::chi_squared(df), 0.2));
 }
 
 // design §7: to vs to − C must not move in the culprit's direction (measured afresh), and from + C vs
@@ -166,48 +159,33 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   ask_options how;
   how.margin = options.search_margin;
   how.alpha = options.alpha;
+  report.overall = session.ask(from, to_kept, how);
 
-  // The plan before anything is measured, at the noise known so far (noise-floor's, else 2%).
+  // The noise measured so far, where the overall A/B measured it: its 80% upper confidence bound
+  // (χ² on the A/B's degrees of freedom), so that a low draw of a few rounds does not leave the
+  // matrix short of power.
   unit_costs costs = options.costs;
+  if (const double s = session.pooled_sigma(); std::isfinite(s) && s > 0.0) {
+    const double df = session.pooled_df();
+    costs.sigma = s * std::sqrt(df / boost::math::quantile(boost::math::chi_squared(df), 0.2));
+  }
   plan_options po;
   po.design = options.design;
   po.margin = options.search_margin;
   po.alpha = options.alpha;
   po.matrix_rounds = options.matrix_rounds;
   report.plan = plan_search(k, costs, po);
+  const priced_design& chosen = report.plan.chosen;
 
   std::vector<std::pair<culprit, std::vector<int>>> found;  // each term with its factor indices
-  double fallback_width = std::numeric_limits<double>::infinity();
-  int rounds_per_arm = 0;
+  double fallback_width = report.overall.estimate.has_ci ? (report.overall.estimate.ci_high - report.overall.estimate.ci_low) / 2.0
+                                                         : std::numeric_limits<double>::infinity();
+  int rounds_per_arm = chosen.rounds;
   std::map<std::vector<std::string>, double> se_factor_of;  // a matrix term's SE·√N/σ̂, by its toggles
   ask_options confirm_how = how;  // the confirmations' A/Bs: after a matrix, with its noise
-  if (report.plan.chosen.design != design_choice::group) {
-    // The matrix first, with the corners in it: its rounds give the overall comparison too, so the
-    // overall A/B — 20 runs at least, 30–70 on real builds — is spent only when the corners leave
-    // it undecided. Its pilot's residual sizes the rest of it.
-    const search_plan prior = report.plan;
-    const design plan = prior.chosen.design == design_choice::full ? full_factorial(k) : fractional_factorial(k);
-    // The pilot: plan_options::min_matrix_rounds. Two rounds of 16 configurations (15 df) drew σ̂ low
-    // enough in 2 of 20 seeds of the interaction scenario to leave the matrix at 3 rounds, short of
-    // power, and a spurious term then cost 300 runs of confirmations; three (30 df) did not.
-    const int pilot = options.matrix_rounds > 0 ? options.matrix_rounds : po.min_matrix_rounds;
-    const round_sizer size = [&](double sigma, double df) {
-      if (options.matrix_rounds > 0 || !(std::isfinite(sigma) && sigma > 0.0 && df >= 1.0)) return pilot;
-      costs.sigma = upper_sigma(sigma, df);
-      plan_options forced = po;
-      forced.design = prior.chosen.design;
-      report.plan = plan_search(k, costs, forced);
-      report.plan.reason = prior.reason + "; rounds from the pilot's noise";
-      return report.plan.chosen.rounds;
-    };
-    factorial_outcome f = factorial_search(session, from, factors, plan, pilot, size, options.alpha, options.margin);
-    rounds_per_arm = f.rounds;
-    report.overall = {stats::decide(f.overall, how.margin, session.direction()).value, f.overall, f.overall.n, 0};
-    confirm_how.known_variance = known_difference_variance(f.screen);
-    if (std::isfinite(confirm_how.known_variance)) confirm_how.min_rounds = confirm_min_rounds;
-    // Undecided corners (effects that cancel, or none) are settled by an A/B that starts from the
-    // matrix's noise, as the confirmations do.
-    if (report.overall.verdict == stats::verdict::inconclusive) report.overall = session.ask(from, to_kept, confirm_how);
+  if (chosen.design != design_choice::group) {
+    const design plan = chosen.design == design_choice::full ? full_factorial(k) : fractional_factorial(k);
+    factorial_outcome f = factorial_search(session, from, factors, plan, chosen.rounds, options.alpha, options.margin);
     report.method = f.plan.kind == "full" ? "factorial full 2^" + std::to_string(k)
                                           : "factorial 2^(" + std::to_string(k) + "-" +
                                                 std::to_string(f.plan.generators.size()) + ")";
@@ -219,22 +197,12 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
     }
     for (const std::vector<int>& t : f.screen.not_estimable) report.not_estimable.push_back(names(factors, t));
     if (std::isfinite(f.screen.sigma) && f.screen.sigma > 0.0) costs.sigma = f.screen.sigma;
-    if (report.overall.estimate.has_ci) fallback_width = (report.overall.estimate.ci_high - report.overall.estimate.ci_low) / 2.0;
+    confirm_how.known_variance = known_difference_variance(f.screen);
+    if (std::isfinite(confirm_how.known_variance)) confirm_how.min_rounds = confirm_min_rounds;
     for (const term_effect& e : f.screen.effects)
       if (e.factors.size() == 1 && std::isfinite(e.ci_high - e.ci_low)) fallback_width = std::min(fallback_width, (e.ci_high - e.ci_low) / 2.0);
     report.analysis = std::move(f.screen);
   } else {
-    report.overall = session.ask(from, to_kept, how);
-    if (report.overall.estimate.has_ci) fallback_width = (report.overall.estimate.ci_high - report.overall.estimate.ci_low) / 2.0;
-    if (const double s = session.pooled_sigma(); std::isfinite(s) && s > 0.0) {
-      // Re-priced at the noise the overall A/B measured; the design stays the one announced.
-      const std::string reason = report.plan.reason;
-      plan_options forced = po;
-      forced.design = design_choice::group;
-      costs.sigma = upper_sigma(s, session.pooled_df());
-      report.plan = plan_search(k, costs, forced);
-      report.plan.reason = reason;
-    }
     report.method = "group testing";
     // Bonferroni over the comparisons on one search path (2 per halving) keeps the chance that a
     // culprit-free half passes for a culprit small; the always-valid CI makes stopping free.

@@ -5,9 +5,9 @@
 //
 //   abtest_search_cost [--seeds N] [--first SEED] [--design auto|full|half|group] [--min-exact R] [--max-ratio R] FILE...
 //
-// ABTEST_SEARCH_COST_PHASES=1 prints each seed's runs by phase on stderr (overall A/B, the design's
-// matrix, the rest: the corner a fraction lacks, confirmations); ABTEST_SEARCH_COST_VERBOSE=1 each
-// seed whose culprit set is not the expected one.
+// ABTEST_SEARCH_COST_PHASES=1 prints each seed's runs by phase on stderr (the overall A/B, the
+// design's matrix, the rest: confirmations); ABTEST_SEARCH_COST_VERBOSE=1 each seed whose culprit
+// set is not the expected one.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
