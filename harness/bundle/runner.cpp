@@ -69,7 +69,7 @@ int measure_bundle(const runner_options& o, const bundle_plan& bp, const host_ch
   } else {
     store.set_experiment_status(id, db::experiment_status::running);
   }
-  std::vector<sample> samples = load_samples(store, id);
+  std::vector<sample> samples = store.list_samples(id);
   if (!o.quiet && !samples.empty() && existing && existing->status != db::experiment_status::complete)
     fmt::print(stderr, "resuming {}: {} samples recorded\n", id, samples.size());
   else if (!o.quiet && !existing)

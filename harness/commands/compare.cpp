@@ -26,7 +26,7 @@ int one(db::results_store& store, const compare_flags& f, const global_options& 
   const auto e = experiment_or_latest(store, f.experiments.empty() ? "" : f.experiments[0]);
   auto plan = run_plan::from_json(e.config);
   if (f.margin_pct >= 0) plan.margin = f.margin_pct / 100;
-  auto samples = load_samples(store, e.id);
+  auto samples = store.list_samples(e.id);
   auto analysis = analyze(plan, samples);
   const auto counts = store.list_counts(e.id);
   add_count_verdicts(analysis, plan, counts);

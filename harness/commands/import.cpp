@@ -36,7 +36,7 @@ int import_results(const std::string& from, const global_options& g) {
     // Its status there: a runner killed mid-round left it `running`, which here means incomplete.
     const bool partial = e->status != db::experiment_status::complete;
     const auto plan = run_plan::from_json(store.find_experiment(id)->config);
-    auto samples = load_samples(store, id);
+    auto samples = store.list_samples(id);
     const auto analysis = analyze(plan, samples);
     conclude(store, id, analysis, partial);
     const int rounds = rounds_recorded(samples);

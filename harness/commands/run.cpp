@@ -98,7 +98,7 @@ int resume(const run_flags& f, const global_options& g) {
                               : load_manifest(g.manifest.empty() && e->manifest_path ? std::filesystem::path(*e->manifest_path)
                                                                                      : locate_manifest(g.manifest));
   if (!scenario) check_binaries_unchanged(m, plan);
-  auto samples = load_samples(store, e->id);
+  auto samples = store.list_samples(e->id);
   // Take the experiment over (atomically), so a kill of this process is detected in turn.
   if (!store.claim_experiment(e->id, {{"host", exec::collect_host_facts().hostname}, {"pid", ::getpid()}}))
     throw usage_error(fmt::format("experiment {} was resumed by another process meanwhile — `abtest list` shows its state", e->id));

@@ -318,8 +318,6 @@ std::string create_experiment(db::results_store& store, const manifest* m, const
   return e.id;
 }
 
-std::vector<sample> load_samples(db::results_store& store, const std::string& id) { return store.list_samples(id); }
-
 schedule_result measure(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
                         sample_source& source, std::vector<sample>& samples, const experiment_context& ctx) {
   const std::int64_t machine_id = current_machine(store);

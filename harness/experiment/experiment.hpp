@@ -127,8 +127,6 @@ struct execution {
 execution execute(db::results_store& store, const manifest& m, const run_plan& plan, const std::string& id,
                   sample_source& source, std::vector<sample>& samples, const experiment_context& ctx);
 
-std::vector<sample> load_samples(db::results_store& store, const std::string& id);
-
 // The exit code of design §9 for a finished comparison.
 int exit_code_for(const analysis_result& a, bool fail_on_regression);
 

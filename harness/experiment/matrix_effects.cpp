@@ -219,7 +219,7 @@ design_analysis analyze_design(db::results_store& store, const std::vector<std::
     if (e.status != db::experiment_status::complete)
       out.notes.push_back(fmt::format("{} is {} — its missing rounds are left out", e.id, db::to_string(e.status)));
     run_plan plan = run_plan::from_json(e.config);
-    auto samples = load_samples(store, e.id);
+    auto samples = store.list_samples(e.id);
     auto health = analyze(plan, samples);
     parts.push_back({e.id, std::move(plan), std::move(samples), std::move(health)});
   }

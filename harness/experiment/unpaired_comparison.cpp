@@ -38,7 +38,7 @@ unpaired_comparison compare_unpaired(db::results_store& store, const db::experim
   unpaired_comparison out;
   out.variant = variant.empty() ? plan_a.arms[0].key : variant;
   const int arm_a = arm_of(plan_a, before.id, out.variant), arm_b = arm_of(plan_b, after.id, out.variant);
-  const auto va = values_of(load_samples(store, before.id), arm_a), vb = values_of(load_samples(store, after.id), arm_b);
+  const auto va = values_of(store.list_samples(before.id), arm_a), vb = values_of(store.list_samples(after.id), arm_b);
   run_plan plan = plan_a;
   plan.margin = margin.value_or(plan_a.margin);
   plan.adaptive = false;  // Welch's CI is a fixed-n interval

@@ -80,8 +80,8 @@ TEST_F(matrix_effects_test, one_experiment_finds_the_planted_toggle_and_clears_t
   const run_plan p = shard_plan(0, 1);
   const std::string id = run_shard(0, 1, "");
   std::vector<std::string> notes;
-  const design_effects e =
-      experiment_effects(design_, p, load_samples(*store_, id), analyze(p, load_samples(*store_, id)), id, {"proof.total_s"}, 0.01, notes);
+  const auto samples = store_->list_samples(id);
+  const design_effects e = experiment_effects(design_, p, samples, analyze(p, samples), id, {"proof.total_s"}, 0.01, notes);
   EXPECT_TRUE(notes.empty());
   ASSERT_EQ(e.json.size(), 1u);
   const auto* a1 = effect(e.json[0], "A1=4");
@@ -100,7 +100,7 @@ TEST_F(matrix_effects_test, a_metric_the_runs_do_not_report_is_a_note_not_an_err
   const run_plan p = shard_plan(0, 1);
   const std::string id = run_shard(0, 1, "");
   std::vector<std::string> notes;
-  const auto samples = load_samples(*store_, id);
+  const auto samples = store_->list_samples(id);
   const design_effects e = experiment_effects(design_, p, samples, analyze(p, samples), id, {"proof.nothing_s"}, 0.01, notes);
   EXPECT_TRUE(e.json.empty());
   ASSERT_EQ(notes.size(), 1u);
@@ -111,7 +111,7 @@ TEST_F(matrix_effects_test, design_values_leave_out_arms_outside_the_design) {
   run_plan p = shard_plan(0, 1);
   p.arms.push_back(arm_plan{"canary", {}, "candidate", {}, {}, std::nullopt, {}, {}});
   const std::string id = measured(scenario_, m_, p, {{"design", design_.json}});
-  const auto samples = load_samples(*store_, id);
+  const auto samples = store_->list_samples(id);
   const search::shard_values v = design_values(design_, p, samples, analyze(p, samples), "proof.total_s");
   EXPECT_EQ(v.configs, (std::vector<std::size_t>{0, 1, 2, 3}));
   ASSERT_EQ(v.y.size(), 4u);
