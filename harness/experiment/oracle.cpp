@@ -314,6 +314,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     runs_ += r.runs;
   }
   c.estimate = e;
+  c.paired = !(r.plan.layouts > 0 || r.plan.duet);
   c.verdict = stats::decide(e, request.margin, metric_direction(s_.metric)).value;
   c.rounds = e.n;
   c.runs = r.runs;

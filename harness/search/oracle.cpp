@@ -25,6 +25,7 @@ comparison search_session::measure(const levels& from, const levels& to, const a
     if (c.estimate.n >= 2 && std::isfinite(c.estimate.spread)) {
       squares_ += (c.estimate.n - 1) * c.estimate.spread * c.estimate.spread;
       df_ += c.estimate.n - 1;
+      if (c.paired) measured_.push_back({from, to, c.estimate});
     }
     if (how.settled ? how.settled(c) : c.verdict != stats::verdict::inconclusive) break;
   }
@@ -35,6 +36,7 @@ matrix_result search_session::run_matrix(const std::vector<levels>& configs, int
   for (const levels& c : configs) saw(c);
   matrix_result m = oracle_.run_matrix(configs, rounds);
   runs_ += m.runs;
+  matrices_.push_back({configs, m.log_values});
   return m;
 }
 

@@ -43,6 +43,9 @@ struct comparison {
   stats::log_estimate estimate;  // ln(to / from) with its CI
   int rounds = 0;
   int runs = 0;  // benchmark invocations spent, warm-ups included
+  // The estimate is the mean of `rounds` paired differences and its spread their sd, so it can join
+  // a search's pooled fit; false for layout means (Welch) or a duet's crossover.
+  bool paired = true;
 };
 
 struct matrix_result {
@@ -88,6 +91,19 @@ class search_session {
   comparison measure(const levels& from, const levels& to, const ask_options& how);
   matrix_result run_matrix(const std::vector<levels>& configs, int rounds);
 
+  // Everything measured, as the pooled fit reads it (pooled_fit.hpp): each matrix's configurations
+  // with their log values, and each comparison of paired rounds with its from and to.
+  struct measured_matrix {
+    std::vector<levels> configs;
+    std::vector<std::vector<double>> log_values;  // [config][round], NaN when a sample failed
+  };
+  struct measured_comparison {
+    levels from, to;
+    stats::log_estimate estimate;  // mean, spread and rounds of the paired differences ln to − ln from
+  };
+  const std::vector<measured_matrix>& matrices() const { return matrices_; }
+  const std::vector<measured_comparison>& measured() const { return measured_; }
+
   int comparisons() const { return comparisons_; }  // oracle calls, retries included
   int runs() const { return runs_; }
   int rounds() const { return rounds_; }  // rounds spent in comparisons (matrix rounds not included)
@@ -105,6 +121,8 @@ class search_session {
 
   std::map<std::tuple<std::string, std::string, double, double>, comparison> memo_;
   std::set<std::string> configurations_;
+  std::vector<measured_matrix> matrices_;
+  std::vector<measured_comparison> measured_;
   double squares_ = 0.0;  // Σ (n − 1)·spread² over the comparisons
   double df_ = 0.0;       // Σ (n − 1)
   int comparisons_ = 0;

@@ -11,6 +11,7 @@
 
 #include "harness/search/factorial_search.hpp"
 #include "harness/search/group_search.hpp"
+#include "harness/search/pooled_fit.hpp"
 
 namespace abtest::search {
 
@@ -183,6 +184,7 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   int rounds_per_arm = chosen.rounds;
   std::map<std::vector<std::string>, double> se_factor_of;  // a matrix term's SE·√N/σ̂, by its toggles
   ask_options confirm_how = how;  // the confirmations' A/Bs: after a matrix, with its noise
+  std::vector<std::vector<int>> model;  // the terms of the pooled fit: the matrix's re-fitted ones
   if (chosen.design != design_choice::group) {
     const design plan = chosen.design == design_choice::full ? full_factorial(k) : fractional_factorial(k);
     factorial_outcome f = factorial_search(session, from, factors, plan, chosen.rounds, options.alpha, options.margin);
@@ -201,6 +203,9 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
     if (std::isfinite(confirm_how.known_variance)) confirm_how.min_rounds = confirm_min_rounds;
     for (const term_effect& e : f.screen.effects)
       if (e.factors.size() == 1 && std::isfinite(e.ci_high - e.ci_low)) fallback_width = std::min(fallback_width, (e.ci_high - e.ci_low) / 2.0);
+    for (const term_effect& e : f.refit) model.push_back(e.factors);
+    if (model.empty())
+      for (int j = 0; j < k; ++j) model.push_back({j});
     report.analysis = std::move(f.screen);
   } else {
     report.method = "group testing";
@@ -232,6 +237,28 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
       c.support = "A/Bs";
     }
     report.culprits.push_back(std::move(c));
+  }
+  // What is reported comes from every run the search made: the matrix, the overall A/B and the
+  // confirmations, in one fit (pooled_fit.hpp) — the decisions above stay with the evidence each
+  // step was entitled to (the confirmations' own fresh runs).
+  if (const pooled_fit pooled = fit_every_run(session, factors, model); !pooled.terms.empty()) {
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      std::vector<int> members = found[i].second;
+      std::sort(members.begin(), members.end());
+      for (const term_effect& t : pooled.terms)
+        if (t.factors == members) {
+          culprit& c = report.culprits[i];
+          c.effect = t.estimate;
+          c.ci_low = t.ci_low;
+          c.ci_high = t.ci_high;
+        }
+    }
+    costs.sigma = pooled.sigma;
+    if (report.culprits.empty()) {
+      fallback_width = std::numeric_limits<double>::infinity();
+      for (const term_effect& t : pooled.terms)
+        if (t.factors.size() == 1) fallback_width = std::min(fallback_width, (t.ci_high - t.ci_low) / 2.0);
+    }
   }
   report.comparisons = session.comparisons();
   report.runs = session.runs();

@@ -28,7 +28,9 @@ struct search_options {
 
 struct culprit {
   std::vector<std::string> toggles;  // factor names as in variant keys, in key order (by id): {"A1=4"}, {"A1=4", "A10"}
-  double effect = 0.0;               // ln ratio attributed to the term (0/1 coding)
+  // ln ratio attributed to the term (0/1 coding) and its 95% CI: after a factorial, from every run
+  // of the search in one fit (pooled_fit.hpp); after group testing, the A/B that isolated it.
+  double effect = 0.0;
   double ci_low = 0.0;
   double ci_high = 0.0;
   // A main effect: the two A/Bs of design §7, measured afresh: to vs to−C is not in the culprit's
@@ -54,8 +56,9 @@ struct bisect_report {
   price used;                        // runs and builds at the unit costs (the wall they stand for)
   // The full 2^k factorial that reaches the same 95% CI half-width on the culprits' effects
   // (full_factorial_at): the honest comparison. `half_width` is the narrowest supported term's (so
-  // the factorial matches every culprit's precision), else the screen's or the overall A/B's; `sigma`
-  // the noise measured (matrix residual, else the comparisons' pooled).
+  // the factorial matches every culprit's precision), else the narrowest main effect's or the overall
+  // A/B's; `sigma` the noise measured (the pooled fit's residual after a factorial, else the
+  // comparisons' pooled).
   price full_factorial;
   double half_width = 0.0;
   double se_factor = 2.0;  // that term's SE·√N/σ̂ (full_factorial_at's c): 2, more for a main effect beside its pair
@@ -84,7 +87,8 @@ attribution split_by_direction(const bisect_report& report, stats::better direct
 // by effect heredity (Hamada & Wu 1992) — re-fitted in 0/1 coding; a culprit is a re-fitted term
 // significant after Holm and larger than the margin; group testing → adaptive splitting when the
 // overall verdict is SLOWER or FASTER (see group_search.hpp), each comparison at α / (2⌈log2 k⌉).
-// Then the confirmations (culprit::confirmed). The overall and confirmation A/Bs use search_margin
+// Then the confirmations (culprit::confirmed), and on the factorial path the reported effects and
+// CIs re-estimated from every run (pooled_fit.hpp). The overall and confirmation A/Bs use search_margin
 // and α. Throws std::invalid_argument on unknown toggles or levels, or a forced design that does not
 // apply to the toggles.
 bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,

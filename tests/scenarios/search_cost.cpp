@@ -1,9 +1,10 @@
 // Seeded replicates of each toggle scenario through the search: exact culprit sets, and what the search
 // cost beside the full factorial at equal precision (issue #27). A table on stdout; exit 1 when a
-// scenario's exact-set rate falls below --min-exact or a scenario of 8+ toggles costs more than
-// --max-ratio of the full factorial in runs or wall.
+// scenario's exact-set rate falls below --min-exact, a scenario of 8+ toggles costs more than
+// --max-ratio of the full factorial in runs or wall, or a smaller one more than --max-ratio-small.
 //
-//   abtest_search_cost [--seeds N] [--first SEED] [--design auto|full|half|group] [--min-exact R] [--max-ratio R] FILE...
+//   abtest_search_cost [--seeds N] [--first SEED] [--design auto|full|half|group] [--min-exact R] [--max-ratio R]
+//                      [--max-ratio-small R] FILE...
 //
 // ABTEST_SEARCH_COST_PHASES=1 prints each seed's runs by phase on stderr (the overall A/B, the
 // design's matrix, the rest: confirmations); ABTEST_SEARCH_COST_VERBOSE=1 each seed whose culprit
@@ -80,11 +81,15 @@ row replicate_all(const std::string& file, int seeds, std::uint64_t first, desig
       }
       std::fprintf(stderr, "\n");
     }
+    const int matrix_rounds = b.analysis ? b.analysis->rounds : 0;
     if (std::getenv("ABTEST_SEARCH_COST_PHASES"))
-      std::fprintf(stderr, "%s seed %llu: overall %d runs (%d rounds), matrix %d×%d = %d, rest %d; hw %.4f sigma %.4f\n", r.name.c_str(),
-                   static_cast<unsigned long long>(first + i), b.overall.runs, b.overall.rounds, b.plan.chosen.configs, b.plan.chosen.rounds,
-                   b.plan.chosen.configs * b.plan.chosen.rounds, b.runs - b.overall.runs - b.plan.chosen.configs * b.plan.chosen.rounds,
-                   b.half_width, b.sigma);
+      std::fprintf(stderr,
+                   "%s seed %llu: overall %d runs (%d rounds), matrix %d×%d = %d, rest %d; hw %.4f sigma %.4f c %.2f; "
+                   "full factorial %lld runs\n",
+                   r.name.c_str(),
+                   static_cast<unsigned long long>(first + i), b.overall.runs, b.overall.rounds, b.plan.chosen.configs, matrix_rounds,
+                   b.plan.chosen.configs * matrix_rounds, b.runs - b.overall.runs - b.plan.chosen.configs * matrix_rounds,
+                   b.half_width, b.sigma, b.se_factor, static_cast<long long>(b.full_factorial.runs));
     ++r.seeds;
     r.method = b.method;
     r.runs.push_back(b.used.runs);
@@ -104,7 +109,7 @@ row replicate_all(const std::string& file, int seeds, std::uint64_t first, desig
 int main(int argc, char** argv) {
   int seeds = 20;
   std::uint64_t first = 1;
-  double min_exact = 0.0, max_ratio = 0.0;
+  double min_exact = 0.0, max_ratio = 0.0, max_ratio_small = 0.0;
   design_choice design = design_choice::automatic;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
@@ -122,11 +127,12 @@ int main(int argc, char** argv) {
     }
     else if (a == "--min-exact" && has_value) min_exact = std::atof(argv[++i]);
     else if (a == "--max-ratio" && has_value) max_ratio = std::atof(argv[++i]);
+    else if (a == "--max-ratio-small" && has_value) max_ratio_small = std::atof(argv[++i]);
     else files.push_back(a);
   }
   if (files.empty() || seeds < 1) {
     std::fprintf(stderr, "error: no scenario file — usage: abtest_search_cost [--seeds N] [--first SEED] [--design D] "
-                         "[--min-exact R] [--max-ratio R] FILE...\n");
+                         "[--min-exact R] [--max-ratio R] [--max-ratio-small R] FILE...\n");
     return 2;
   }
   bool ok = true;
@@ -147,6 +153,11 @@ int main(int argc, char** argv) {
     if (max_ratio > 0 && r.k >= 8 && (rr > max_ratio || wr > max_ratio)) {
       std::fprintf(stderr, "error: %s: %.2fx the full factorial's runs, %.2fx its wall — above %.2f\n", r.name.c_str(), rr, wr,
                    max_ratio);
+      ok = false;
+    }
+    if (max_ratio_small > 0 && r.k < 8 && (rr > max_ratio_small || wr > max_ratio_small)) {
+      std::fprintf(stderr, "error: %s: %.2fx the full factorial's runs, %.2fx its wall — above %.2f for %d toggles\n",
+                   r.name.c_str(), rr, wr, max_ratio_small, r.k);
       ok = false;
     }
   }
