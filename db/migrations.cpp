@@ -331,6 +331,14 @@ CREATE VIEW v_open_alert AS
   WHERE a.state IN ('new', 'acknowledged', 'expected');
 )sql";
 
+// A bisection's terms keep the role the search gave them: a culprit pushes the way of the overall
+// verdict, an offset pulls the other way, a rejected candidate did not hold up in its confirmations.
+// NULL for other experiments' effects and for bisections recorded before version 7 (the report then
+// derives culprit or offset from the sign, as it did).
+constexpr std::string_view v7_effect_role = R"sql(
+ALTER TABLE effect ADD COLUMN role TEXT CHECK (role IS NULL OR role IN ('culprit', 'offset', 'rejected'));
+)sql";
+
 constexpr migration all_migrations[] = {
     {1, "measurements: machine, build, experiment, arm, sample, metric", v1_measurements},
     {2, "analysis: verdict, effect, bisect_step, changepoint, reference, summary views", v2_analysis},
@@ -338,6 +346,7 @@ constexpr migration all_migrations[] = {
     {4, "counts: Valgrind counts per experiment, arm and benchmark; v_count", v4_counts},
     {5, "verdict details: the layout split of a --layouts verdict", v5_verdict_details},
     {6, "alerts: alert, alert_metric, alert_sighting, alert_event; v_open_alert", v6_alerts},
+    {7, "effect role: a bisection's culprit, offset or rejected candidate", v7_effect_role},
 };
 
 }  // namespace

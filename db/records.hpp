@@ -152,6 +152,9 @@ struct effect_record {
   std::string term;
   double estimate = 0;
   std::optional<double> se, ci_low, ci_high, p_value, p_adjusted;
+  // A bisection's term: "culprit", "offset" or "rejected" (a candidate its confirmations did not
+  // support); nullopt for other experiments' effects.
+  std::optional<std::string> role;
 };
 
 struct bisect_step_record {

@@ -20,7 +20,7 @@ constexpr std::string_view verdict_columns =
     "experiment_id, variant, baseline, metric, n, baseline_median, candidate_median, ratio, ci_low, ci_high, "
     "hl_ratio, hl_low, hl_high, p_value, p_adjusted, verdict, immaterial, note, created_at, details";
 constexpr std::string_view effect_columns =
-    "experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted";
+    "experiment_id, metric, term, estimate, se, ci_low, ci_high, p_value, p_adjusted, role";
 constexpr std::string_view bisect_step_columns =
     "experiment_id, step, from_variant, to_variant, verdict, rounds, ratio, note";
 
@@ -40,7 +40,7 @@ verdict_record read_verdict(const statement& q) {
 effect_record read_effect(const statement& q) {
   using opt = std::optional<double>;
   return {q.column_text(0), q.column_text(1), q.column_text(2), q.column_double(3), q.get<opt>(4),
-          q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8)};
+          q.get<opt>(5), q.get<opt>(6), q.get<opt>(7), q.get<opt>(8), q.get<std::optional<std::string>>(9)};
 }
 
 bisect_step_record read_bisect_step(const statement& q) {
@@ -97,9 +97,9 @@ void results_store::replace_effects(std::string_view experiment_id, std::span<co
   clear.bind(1, experiment_id);
   clear.execute();
   statement q{db_,
-              "INSERT INTO effect(" + std::string(effect_columns) + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+              "INSERT INTO effect(" + std::string(effect_columns) + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
   for (const effect_record& e : effects) {
-    q.bind_all(experiment_id, e.metric, e.term, e.estimate, e.se, e.ci_low, e.ci_high, e.p_value, e.p_adjusted);
+    q.bind_all(experiment_id, e.metric, e.term, e.estimate, e.se, e.ci_low, e.ci_high, e.p_value, e.p_adjusted, e.role);
     q.execute();
   }
   tx.commit();

@@ -217,10 +217,11 @@ void store_outcome(db::results_store& store, const toggle_outcome& o, double sea
   if (o.r.overall.estimate.n > 0)
     store.replace_verdicts(o.experiment, std::vector{overall_record(o.experiment, o.r, o.metric, search_margin)});
   std::vector<db::effect_record> effects;
-  for (const auto* list : {&o.split.culprits, &o.split.offsets, &o.split.rejected})
+  for (const auto& [list, role] : {std::pair{&o.split.culprits, "culprit"}, std::pair{&o.split.offsets, "offset"},
+                                   std::pair{&o.split.rejected, "rejected"}})
     for (const auto& c : *list)
       effects.push_back({o.experiment, o.metric, term_name(c.toggles), c.effect, std::nullopt, c.ci_low, c.ci_high, std::nullopt,
-                         std::nullopt});
+                         std::nullopt, role});
   store.replace_effects(o.experiment, effects);
   store.set_experiment_status(o.experiment, db::experiment_status::complete, std::chrono::system_clock::now());
 }

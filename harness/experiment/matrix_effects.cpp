@@ -133,7 +133,7 @@ metric_effects effects_report(const std::string& metric, const recorded_design& 
   for (const auto& e : f.screen.attribution) {
     const std::string term = term_name(design.factors, e.factors);
     const bool culprit = culprits.count(e.factors) > 0;
-    out.records.push_back({"", metric, term, e.estimate, e.se, e.ci_low, e.ci_high, e.p_value, e.p_adjusted});
+    out.records.push_back({"", metric, term, e.estimate, e.se, e.ci_low, e.ci_high, e.p_value, e.p_adjusted, std::nullopt});
     out.json["effects"].push_back({{"term", term}, {"effect", e.estimate}, {"ratio", std::exp(e.estimate)}, {"se", e.se},
                                    {"ci_low", e.ci_low}, {"ci_high", e.ci_high}, {"p_value", e.p_value},
                                    {"p_adjusted", e.p_adjusted}, {"culprit", culprit}});

@@ -74,7 +74,8 @@ std::string html_exporter::render(const report_data& r) const {
   // A bisection's terms as culprits and offsets (design §9); other experiments' effects in one table.
   for (const auto& [role, heading] : {std::pair{"", "Effects (change attributed to each term)"},
                                       std::pair{"culprit", "Culprits (pushing the way of the verdict)"},
-                                      std::pair{"offset", "Offsets (pulling the other way)"}}) {
+                                      std::pair{"offset", "Offsets (pulling the other way)"},
+                                      std::pair{"rejected", "Rejected candidates (their confirmations did not support them)"}}) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& e : r.effects)
       if (e.role == role)

@@ -33,9 +33,9 @@ nlohmann::json json_exporter::to_json(const report_data& r) {
     j["effects"].push_back({{"metric", e.metric}, {"term", e.term}, {"effect", e.estimate}, {"ci_low", opt(e.ci_low)},
                             {"ci_high", opt(e.ci_high)}, {"p_adjusted", opt(e.p_adjusted)}});
     if (e.role.empty()) continue;
-    // A bisection's terms also in the shape of `bisect --json` (design §9): culprits and offsets.
+    // A bisection's terms also in the shape of `bisect --json` (design §9): culprits, offsets, rejected.
     j["effects"].back()["role"] = e.role;
-    const std::string list = e.role == "culprit" ? "culprits" : "offsets";
+    const std::string list = e.role == "culprit" ? "culprits" : e.role == "offset" ? "offsets" : "rejected";
     if (!j.contains(list)) j[list] = nlohmann::json::array();
     j[list].push_back({{"toggles", split_term(e.term)}, {"effect", e.estimate}, {"ci_low", opt(e.ci_low)}, {"ci_high", opt(e.ci_high)}});
   }

@@ -74,6 +74,7 @@ std::string markdown_exporter::render(const report_data& r) const {
   effects_table("Effects (ln ratio)", "");
   effects_table("Culprits (ln ratio, pushing the way of the verdict)", "culprit");
   effects_table("Offsets (ln ratio, pulling the other way)", "offset");
+  effects_table("Rejected candidates (ln ratio; their confirmations did not support them)", "rejected");
   if (r.mechanisms && !r.mechanisms->empty()) {
     out += "## Mechanisms (Valgrind counts, exact)\n\n";
     for (const auto& m : *r.mechanisms) out += mechanism_markdown(m);

@@ -73,8 +73,11 @@ void sort_for_reading(std::vector<changepoint_row>& rows) {
 
 // design §9: a bisection's term is a culprit when it pushes the way of the bisection's overall
 // verdict (stored as its verdict row for the searched metric), an offset when it pulls the other way.
+// Terms stored with their role (schema 7) keep it — a rejected candidate among them; older ones get
+// it from their sign.
 void assign_roles(std::vector<effect_row>& effects, const std::vector<db::verdict_record>& verdicts) {
   for (auto& x : effects) {
+    if (!x.role.empty()) continue;
     const auto v = std::find_if(verdicts.begin(), verdicts.end(), [&](const auto& v) { return v.metric == x.metric; });
     if (v == verdicts.end()) continue;
     const auto kind = stats::parse_verdict(db::to_string(v->verdict)).value_or(stats::verdict::inconclusive);
@@ -98,7 +101,8 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
   r.duet = e->config.value("duet", false);
   r.verdicts = store.list_verdicts(id);
   sort_for_reading(r.verdicts);
-  for (const auto& x : store.list_effects(id)) r.effects.push_back({x.metric, x.term, x.estimate, x.ci_low, x.ci_high, x.p_adjusted, ""});
+  for (const auto& x : store.list_effects(id))
+    r.effects.push_back({x.metric, x.term, x.estimate, x.ci_low, x.ci_high, x.p_adjusted, x.role.value_or("")});
   sort_for_reading(r.effects);
   if (e->kind == db::experiment_kind::bisect) assign_roles(r.effects, r.verdicts);
   // per arm: metric → values of the measured, successful samples

@@ -16,7 +16,8 @@ struct effect_row {
   double estimate = 0;  // ln ratio attributed to the term
   std::optional<double> ci_low, ci_high, p_adjusted;
   // A bisection's term (design §9): "culprit" when it pushes the way of the bisection's verdict,
-  // "offset" when it pulls the other way; "" for other experiments' effects.
+  // "offset" when it pulls the other way, "rejected" when its confirmations did not support it; ""
+  // for other experiments' effects.
   std::string role;
 };
 

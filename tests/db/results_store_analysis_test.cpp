@@ -122,8 +122,8 @@ TEST_F(analysis_test, latest_verdict_view_picks_the_newest_per_variant_and_metri
 }
 
 TEST_F(analysis_test, effects_and_bisect_steps_round_trip) {
-  std::vector<effect_record> effects{{"", "proof.total_s", "A1=4", 0.062, 0.005, 0.05, 0.07, 1e-6, 1e-5},
-                                     {"", "proof.total_s", "A1=4*A2", 0.03, std::nullopt, 0.01, 0.05, 0.01, 0.02}};
+  std::vector<effect_record> effects{{"", "proof.total_s", "A1=4", 0.062, 0.005, 0.05, 0.07, 1e-6, 1e-5, std::nullopt},
+                                     {"", "proof.total_s", "A1=4*A2", 0.03, std::nullopt, 0.01, 0.05, 0.01, 0.02, "rejected"}};
   store_.replace_effects("r-1", effects);
   auto read = store_.list_effects("r-1");
   ASSERT_EQ(read.size(), 2u);
@@ -131,6 +131,12 @@ TEST_F(analysis_test, effects_and_bisect_steps_round_trip) {
   EXPECT_EQ(read[0].experiment_id, "r-1");
   EXPECT_EQ(read[1].se, std::nullopt);
   EXPECT_EQ(read[1].estimate, 0.03);
+  EXPECT_EQ(read[0].role, std::nullopt);
+  EXPECT_EQ(read[1].role, "rejected");
+  effects[0].role = "a suspect";
+  EXPECT_THROW(store_.replace_effects("r-1", effects), error) << "a role is culprit, offset or rejected";
+  EXPECT_EQ(store_.list_effects("r-1").size(), 2u) << "the failed write left the earlier rows";
+  effects[0].role.reset();
   store_.replace_effects("r-1", std::span(effects).first(1));
   EXPECT_EQ(store_.list_effects("r-1").size(), 1u);
 

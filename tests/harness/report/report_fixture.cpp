@@ -57,7 +57,7 @@ void write_fixture(const std::filesystem::path& path) {
   v.verdict = db::verdict_kind::slower;
   v.created_at = db::parse_utc("2026-11-06T03:00:00.000Z");
   store.replace_verdicts("n-6", std::vector{v});
-  db::effect_record fx{"n-6", "proof.total_s", "A1=4", 0.0395, 0.004, 0.031, 0.048, 0.0002, 0.0006};
+  db::effect_record fx{"n-6", "proof.total_s", "A1=4", 0.0395, 0.004, 0.031, 0.048, 0.0002, 0.0006, std::nullopt};
   store.replace_effects("n-6", std::vector{fx});
   db::changepoint_record c;
   c.variant = "A1=4";

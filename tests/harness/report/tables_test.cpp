@@ -7,6 +7,8 @@
 
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include "db/results_store.hpp"
 #include "db/time_text.hpp"
 #include "harness/report/exporter.hpp"
@@ -48,7 +50,7 @@ class tables : public ::testing::Test {
   void add_effects() {
     db::results_store store(path_);
     const auto fx = [](std::string term, double e, double lo, double hi) {
-      return db::effect_record{"n-6", "proof.total_s", std::move(term), e, 0.005, lo, hi, 0.01, 0.02};
+      return db::effect_record{"n-6", "proof.total_s", std::move(term), e, 0.005, lo, hi, 0.01, 0.02, std::nullopt};
     };
     store.replace_effects("n-6", std::vector{fx("A1=4", 0.02, 0.01, 0.03), fx("A1=4*B1", 0.04, 0.03, 0.05),
                                              fx("A2", -0.08, -0.09, -0.07), fx("B1", 0.05, -0.01, 0.11)});
@@ -100,6 +102,30 @@ TEST_F(tables, effects_are_ordered_regressions_first_then_by_size) {
   EXPECT_LT(md.find("| A1=4*B1 |"), md.find("| A1=4 | +0.0200"));
   EXPECT_LT(md.find("| A1=4 | +0.0200"), md.find("| A2 |"));
   EXPECT_LT(md.find("| A2 |"), md.find("| B1 |"));
+}
+
+// A bisection stores each term with the role the search gave it (schema 7): a candidate whose
+// confirmations did not support it is listed as rejected, whichever way it points — never as a
+// culprit or an offset by its sign.
+TEST_F(tables, a_rejected_candidate_is_reported_as_rejected) {
+  {
+    db::results_store store(path_);
+    const auto fx = [](std::string term, double e, const char* role) {
+      return db::effect_record{"n-6", "proof.total_s", std::move(term), e, std::nullopt, e - 0.01, e + 0.01,
+                               std::nullopt, std::nullopt, role};
+    };
+    store.replace_effects("n-6", std::vector{fx("A2", 0.05, "culprit"), fx("D4", -0.05, "offset"),
+                                             fx("B1*D4", 0.008, "rejected"), fx("B1", -0.004, "rejected")});
+  }
+  const auto j = nlohmann::json::parse(make_exporter(format::json)->render(load()));
+  ASSERT_EQ(j["culprits"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["culprits"][0]["toggles"], nlohmann::json({"A2"}));
+  ASSERT_EQ(j["offsets"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["offsets"][0]["toggles"], nlohmann::json({"D4"}));
+  ASSERT_EQ(j["rejected"].size(), 2u) << j.dump(2);
+  const std::string md = make_exporter(format::markdown)->render(load());
+  EXPECT_LT(md.find("## Rejected candidates"), md.find("| proof.total_s | B1*D4 |")) << md;
+  EXPECT_LT(md.find("## Offsets"), md.find("## Rejected candidates")) << md;
 }
 
 TEST_F(tables, html_has_the_effects_table_with_the_ci) {
