@@ -101,6 +101,8 @@ void bisect_progress::recorded(const search::levels& from, const search::levels&
 oracle_listener bisect_progress::listener() {
   oracle_listener l;
   l.comparing = [this](const search::levels& from, const search::levels& to) {
+    matrix_configs_ = 0;
+    matrix_rounds_ = 0;
     last_from_ = from;
     last_to_ = to;
     bisect_step_line line;
@@ -108,7 +110,14 @@ oracle_listener bisect_progress::listener() {
     line.against = search::variant_key(specs_, from);
     starts(std::move(line));
   };
-  l.matrix = [this](std::size_t configs, int) {
+  l.matrix = [this](std::size_t configs, int rounds) {
+    if (configs == matrix_configs_ && matrix_rounds_ > 0) {
+      ctx_.report(progress::kind::note, fmt::format("  undecided after {} rounds: {} more", matrix_rounds_, rounds));
+      matrix_rounds_ += rounds;
+      return;
+    }
+    matrix_configs_ = configs;
+    matrix_rounds_ = rounds;
     last_from_.clear();
     last_to_.clear();
     bisect_step_line line;

@@ -62,6 +62,10 @@ class bisect_progress {
   std::optional<stats::verdict> direction_;  // the overall comparison's, once known
   std::vector<std::string> culprits_;
   search::levels last_from_, last_to_;
+  // The matrix being run: its configurations and rounds so far (0 after a comparison), so that the
+  // rounds a matrix adds while its terms are undecided read as that step's, not as a new one.
+  std::size_t matrix_configs_ = 0;
+  int matrix_rounds_ = 0;
   std::chrono::steady_clock::time_point t0_;
 };
 

@@ -203,7 +203,8 @@ arm_set_result experiment_oracle::begin_arms(std::vector<arm_plan> arms, int rou
   r.plan.rounds = rounds;
   r.plan.round_cap = extra_config.value("adaptive_cap", 0);  // an adaptive comparison's cap, for the round counter
   const bool timed = rounds > 0;  // 0: counted only (bisect's counts screen)
-  r.plan.warmups = timed ? s_.warmups : 0;
+  // A matrix's added rounds follow its first ones at once: their binaries are warm.
+  r.plan.warmups = timed && !extra_config.value("continues", false) ? s_.warmups : 0;
   r.plan.seed = s_.seed + static_cast<std::uint64_t>(experiments_++);  // the first is the seed asked for
   r.plan.simulate = s_.simulate;
   r.plan.pin = s_.pin;
@@ -329,6 +330,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
 search::comparison experiment_oracle::compare(const search::levels& from, const search::levels& to,
                                               const search::comparison_request& request) {
   if (listener_.comparing) listener_.comparing(from, to);
+  last_matrix_ = nullptr;
   const auto a = provider_(from);
   const auto b = provider_(to);
   if (a && b) return compare_arms(*a, *b, request);
@@ -355,7 +357,10 @@ search::matrix_result experiment_oracle::run_matrix(const std::vector<search::le
     }
   }
   if (arms.size() < 2) return out;
-  const arm_set_result r = run_arms(std::move(arms), rounds, s_.kind, {{"design_configs", keys}});
+  nlohmann::json config{{"design_configs", keys}};
+  if (keys == last_matrix_) config["continues"] = true;
+  const arm_set_result r = run_arms(std::move(arms), rounds, s_.kind, config);
+  last_matrix_ = keys;
   require_metric(s_.metric, r);
   if (r.plan.layouts > 0) {
     const auto means = layout_log_means(r);

@@ -131,6 +131,9 @@ class experiment_oracle : public search::oracle {
   oracle_listener listener_;
   std::vector<oracle_step> steps_;
   std::vector<std::string> notes_;
+  // The configurations of the last experiment when it was a matrix: a matrix that adds rounds to
+  // it right after (search::matrix_decided) finds its binaries warm and runs without warm-ups.
+  nlohmann::json last_matrix_;
   bool duet_noted_ = false;
   std::map<std::pair<std::string, std::string>, db::counts_record> counted_;  // (programs digest, benchmark)
   int experiments_ = 0;

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <set>
 
+#include <boost/math/distributions/chi_squared.hpp>
+
 namespace abtest::search {
 
 std::vector<std::vector<int>> active_terms(const std::vector<term_effect>& screen, double alpha) {
@@ -43,11 +45,42 @@ factorial_outcome attribute(const design& plan, const std::vector<std::vector<do
 }
 
 factorial_outcome factorial_search(search_session& session, const levels& from, const std::vector<factor>& factors,
-                                   const design& plan, int rounds, double alpha, double margin) {
+                                   const design& plan, int rounds, double alpha, double margin, double stop_margin) {
   std::vector<levels> configs;
   for (const std::vector<int>& run : plan.runs) configs.push_back(apply(from, factors, run));
-  const matrix_result m = session.run_matrix(configs, rounds);
-  return attribute(plan, m.log_values, alpha, margin);
+  if (!(stop_margin > 0.0)) {
+    factorial_outcome out = attribute(plan, session.run_matrix(configs, rounds).log_values, alpha, margin);
+    out.rounds = rounds;
+    return out;
+  }
+  int done = std::min(rounds, 3);
+  matrix_result m = session.run_matrix(configs, done);
+  while (done < rounds && !matrix_decided(analyze_factorial(plan, m.log_values), alpha, stop_margin)) {
+    const int batch = std::min(done, rounds - done);  // doubling: few calls, each with its warm-ups
+    const matrix_result more = session.run_matrix(configs, batch);
+    if (more.log_values.size() != m.log_values.size()) break;
+    for (std::size_t c = 0; c < configs.size(); ++c)
+      m.log_values[c].insert(m.log_values[c].end(), more.log_values[c].begin(), more.log_values[c].end());
+    done += batch;
+  }
+  factorial_outcome out = attribute(plan, m.log_values, alpha, margin);
+  out.rounds = done;
+  return out;
+}
+
+bool matrix_decided(const factorial_analysis& screen, double alpha, double stop_margin) {
+  if (screen.effects.empty() || screen.rounds < 2 || !(screen.df >= 1.0 && std::isfinite(screen.sigma))) return false;
+  const double upper = screen.sigma * screen.sigma * screen.df / boost::math::quantile(boost::math::chi_squared(screen.df), 0.05);
+  const double per_round = 4.0 * upper / screen.configs;  // one round's ±1 contrast (2/C)Σ x y: variance 4σ²/C
+  const double a = alpha / static_cast<double>(screen.effects.size());
+  const double band = std::log1p(stop_margin);
+  for (const term_effect& e : screen.effects) {
+    const double h = stats::msprt_half_width(screen.rounds, per_round, band, a);
+    const bool active = std::abs(e.estimate) > h;
+    const bool inactive = std::abs(e.estimate) + h < band;
+    if (!active && !inactive) return false;
+  }
+  return true;
 }
 
 stats::verdict_result four_cells(search_session& session, const levels& from, const std::vector<factor>& factors, int i,

@@ -15,6 +15,7 @@ struct factorial_outcome {
   factorial_analysis screen;
   std::vector<term_effect> refit;       // the active terms (+ parents of active pairs) in 0/1 coding
   std::vector<term_effect> culprits;    // refit terms with Holm p < α and |γ| > ln(1 + margin)
+  int rounds = 0;                       // matrix rounds run
 };
 
 // The terms a screen found active (Holm p < α) with the main effects of each active pair
@@ -28,9 +29,17 @@ factorial_outcome attribute(const design& plan, const std::vector<std::vector<do
                             double margin);
 
 // Runs the matrix `plan` (a design over `factors`) between from (all 0) and the factors' high levels,
-// then attribute().
+// then attribute(). `rounds` is the most it runs (the plan's size, for power). With `stop_margin` > 0
+// it runs in growing batches (3 rounds, then as many again, …) and stops early once every ±1 term is
+// decided (matrix_decided): a matrix whose effects are large then costs what they need, not what a
+// 2% effect would.
 factorial_outcome factorial_search(search_session& session, const levels& from, const std::vector<factor>& factors,
-                                   const design& plan, int rounds, double alpha, double margin);
+                                   const design& plan, int rounds, double alpha, double margin, double stop_margin = 0.0);
+
+// Whether every ±1 term of a screen is decided: its always-valid interval (the mixture sequence of
+// Johari et al. 2017 over the rounds' own contrasts, each of variance 4σ²/configs with σ the screen's
+// residual at its 95% upper bound, at α / terms) excludes 0, or lies inside ±ln(1 + stop_margin).
+bool matrix_decided(const factorial_analysis& screen, double alpha, double stop_margin);
 
 // A confirmation experiment of a pair's four cells (from, from + i, from + j, from + both), run in
 // batches of rounds (the first `o.min_rounds`, then 5 at a time) until the always-valid confidence

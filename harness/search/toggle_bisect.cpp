@@ -187,7 +187,12 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   std::vector<std::vector<int>> model;  // the terms of the pooled fit: the matrix's re-fitted ones
   if (chosen.design != design_choice::group) {
     const design plan = chosen.design == design_choice::full ? full_factorial(k) : fractional_factorial(k);
-    factorial_outcome f = factorial_search(session, from, factors, plan, chosen.rounds, options.alpha, options.margin);
+    // Sized for a 2% effect at 90% power, the matrix stops sooner once every term is decided (fixed
+    // --rounds run as they are).
+    const double stop_margin = options.matrix_rounds > 0 ? 0.0 : options.search_margin;
+    factorial_outcome f =
+        factorial_search(session, from, factors, plan, chosen.rounds, options.alpha, options.margin, stop_margin);
+    rounds_per_arm = f.rounds;
     report.method = f.plan.kind == "full" ? "factorial full 2^" + std::to_string(k)
                                           : "factorial 2^(" + std::to_string(k) + "-" +
                                                 std::to_string(f.plan.generators.size()) + ")";

@@ -85,5 +85,30 @@ TEST(bisect_progress, lines_count_steps_and_name_culprits_as_they_are_found) {
   EXPECT_NE(lines[8].find("culprits so far: LIT, CACHE ·"), std::string::npos) << lines[8];
 }
 
+// A matrix that is not decided after its first rounds adds more (search::matrix_decided): they are
+// the same step, said as such, not a new step each; after a comparison a matrix is a new step again.
+TEST(bisect_progress, rounds_a_matrix_adds_are_its_own_step) {
+  std::vector<std::string> lines;
+  experiment_context ctx;
+  ctx.on_progress = [&](const progress& p) { lines.push_back(p.text); };
+  std::vector<search::toggle_spec> specs(2);
+  specs[0].id = "A";
+  specs[1].id = "B";
+  bisect_progress p(ctx, specs, 2, search_shape::factorial);
+  auto l = p.listener();
+  l.comparing({}, {{"A", "ON"}, {"B", "ON"}});
+  l.matrix(4, 3);
+  l.matrix(4, 3);
+  l.matrix(4, 6);
+  l.comparing({}, {{"A", "ON"}});
+  l.matrix(4, 3);  // a pair's four cells: a step of its own
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[1].rfind("step 2/", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[2], "  undecided after 3 rounds: 3 more");
+  EXPECT_EQ(lines[3], "  undecided after 6 rounds: 6 more");
+  EXPECT_EQ(lines[4].rfind("step 3/", 0), 0u) << lines[4];
+  EXPECT_EQ(lines[5].rfind("step 4/", 0), 0u) << lines[5];
+}
+
 }  // namespace
 }  // namespace abtest

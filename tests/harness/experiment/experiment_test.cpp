@@ -172,6 +172,36 @@ TEST_F(simulated_experiment, the_oracle_compares_on_simulated_samples_and_keeps_
   EXPECT_NEAR(r.log_values[1][0] - r.log_values[0][0], 0.0953, 0.05);
 }
 
+// A matrix that adds rounds right after its first ones (search::matrix_decided) runs them without
+// warm-ups: its binaries have just run. After a comparison in between, a matrix warms up again.
+TEST_F(simulated_experiment, rounds_a_matrix_adds_at_once_skip_the_warm_ups) {
+  oracle_settings s;
+  s.metric = "proof.total_s";
+  s.fixed_rounds = 3;
+  s.warmups = 1;
+  s.seed = 5;
+  s.simulate = scenario_path_.string();
+  s.scenario = &scenario_;
+  experiment_oracle oracle(*store_, m_, ctx_, s, [](const search::levels& l) {
+    const bool on = l.contains("A1") && l.at("A1") == "4";
+    return std::optional<arm_plan>(arm_plan{on ? "A1=4" : "base", on ? std::map<std::string, std::string>{{"A1", "4"}} : std::map<std::string, std::string>{}, "", {}, {}, std::nullopt, {}, {}});
+  });
+  const std::vector<search::levels> configs{{{"A1", "0"}}, {{"A1", "4"}}};
+  const auto warm_ups = [&] {
+    int n = 0;
+    for (const sample& x : store_->list_samples(oracle.steps().back().experiment_id)) n += x.warmup;
+    return n;
+  };
+  oracle.run_matrix(configs, 2);
+  EXPECT_EQ(warm_ups(), 2);
+  const search::matrix_result more = oracle.run_matrix(configs, 2);
+  EXPECT_EQ(warm_ups(), 0);
+  EXPECT_EQ(more.runs, 4);
+  oracle.compare(configs[0], configs[1], {0.01, 0.05, 0});
+  oracle.run_matrix(configs, 2);
+  EXPECT_EQ(warm_ups(), 2);
+}
+
 TEST_F(simulated_experiment, last_build_seconds_is_the_newest_ok_build_of_the_variant_on_this_machine) {
   const std::int64_t here = current_machine(*store_);
   db::machine_record other;

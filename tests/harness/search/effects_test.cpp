@@ -177,5 +177,17 @@ TEST(effects, attribution_keeps_only_the_planted_pair) {
   EXPECT_NEAR(o.culprits[0].estimate, std::log(1.05), 0.01);
 }
 
+// A screen is decided when every ±1 term's always-valid interval excludes 0 or lies inside ±2%: a
+// quiet matrix with one large effect is, after 3 rounds; a null one at 2% noise is not yet, since no
+// term can be told from a 2% effect; at 0.2% noise it is.
+TEST(effects, a_screen_is_decided_once_every_term_is_active_or_inside_the_margin) {
+  const design d = fractional_factorial(5);
+  const model large{{{0}, std::log(1.3)}};
+  EXPECT_TRUE(matrix_decided(analyze_factorial(d, matrix(d, large, 3, 0.002, 1)), 0.05, 0.02));
+  EXPECT_FALSE(matrix_decided(analyze_factorial(d, matrix(d, {}, 3, 0.02, 2)), 0.05, 0.02));
+  EXPECT_TRUE(matrix_decided(analyze_factorial(d, matrix(d, {}, 3, 0.002, 2)), 0.05, 0.02));
+  EXPECT_FALSE(matrix_decided(analyze_factorial(d, matrix(d, large, 1, 0.002, 1)), 0.05, 0.02)) << "one round: no error term";
+}
+
 }  // namespace
 }  // namespace abtest::search

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "harness/search/factorial_search.hpp"
 #include "harness/search/group_search.hpp"
 
 namespace abtest::search {
@@ -172,9 +173,25 @@ TEST(toggle_bisect, factorial_path_attributes_mains_and_pairs) {
   EXPECT_EQ(r.method, "factorial full 2^4");
   EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T01"}, {"T02", "T03"}, {"T04"}}));
   for (const culprit& c : r.culprits) EXPECT_TRUE(c.confirmed.value()) << c.toggles.front();
-  EXPECT_EQ(r.full_matrix_runs, 16 * r.plan.chosen.rounds);
   ASSERT_TRUE(r.analysis.has_value());
+  EXPECT_EQ(r.full_matrix_runs, 16 * r.analysis->rounds);
   EXPECT_EQ(r.analysis->configs, 16);
+}
+
+// Sized for a 2% effect at 90% power, a matrix whose terms are all decided — each clearly active or
+// clearly inside ±2% — after its first 3 rounds stops there; with --rounds it runs them all.
+TEST(toggle_bisect, a_matrix_stops_once_every_term_is_decided) {
+  const auto toggles = named(4);
+  exact_oracle o({{{"T01"}, 0.05}, {{"T02", "T03"}, 0.04}});
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  ASSERT_TRUE(r.analysis.has_value());
+  EXPECT_GT(r.plan.chosen.rounds, 3) << "the plan, at the default 2% noise, asks for more than the first batch";
+  EXPECT_EQ(r.analysis->rounds, 3);
+  EXPECT_TRUE(matrix_decided(*r.analysis, 0.05, 0.02));
+  search_options fixed;
+  fixed.matrix_rounds = 6;
+  const bisect_report f = bisect_toggles(o, toggles, {}, all_on(toggles), fixed);
+  EXPECT_EQ(f.analysis->rounds, 6);
 }
 
 // The price of what was done: runs and distinct configurations at the unit costs, beside the full
