@@ -55,10 +55,14 @@ factorial_outcome factorial_search(search_session& session, const levels& from, 
   }
   int done = std::min(rounds, 3);
   matrix_result m = session.run_matrix(configs, done);
-  while (done < rounds && !matrix_decided(analyze_factorial(plan, m.log_values), alpha, stop_margin)) {
+  // Columns that are not rounds (an oracle that answers in layouts) take no more.
+  const auto columns_are = [](const matrix_result& r, int n) {
+    return !r.log_values.empty() && r.log_values.front().size() == static_cast<std::size_t>(n);
+  };
+  while (done < rounds && columns_are(m, done) && !matrix_decided(analyze_factorial(plan, m.log_values), alpha, stop_margin)) {
     const int batch = std::min(done, rounds - done);  // doubling: few calls, each with its warm-ups
     const matrix_result more = session.run_matrix(configs, batch);
-    if (more.log_values.size() != m.log_values.size()) break;
+    if (more.log_values.size() != m.log_values.size() || !columns_are(more, batch)) break;
     for (std::size_t c = 0; c < configs.size(); ++c)
       m.log_values[c].insert(m.log_values[c].end(), more.log_values[c].begin(), more.log_values[c].end());
     done += batch;

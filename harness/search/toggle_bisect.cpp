@@ -85,6 +85,19 @@ attribution split_by_direction(const bisect_report& report, stats::better direct
   return out;
 }
 
+std::pair<double, double> binding_term(const std::vector<culprit>& terms, double fallback,
+                                       const std::map<std::vector<std::string>, double>& se_factor_of) {
+  double h = std::numeric_limits<double>::infinity(), c = 2.0;
+  for (const culprit& t : terms) {
+    const double width = (t.ci_high - t.ci_low) / 2.0;
+    if (!t.confirmed.value_or(true) || !std::isfinite(width) || width <= 0.0) continue;
+    const auto it = se_factor_of.find(t.toggles);
+    const double factor = it != se_factor_of.end() ? it->second : 2.0;
+    if (!std::isfinite(h) || factor / width > c / h) h = width, c = factor;
+  }
+  return std::isfinite(h) ? std::pair{h, c} : std::pair{fallback, 2.0};
+}
+
 namespace {
 
 // A pair holds up by strong heredity — both of its toggles supported main effects of their own — else
@@ -124,19 +137,7 @@ void confirm_pair(search_session& session, const levels& from, const std::vector
   c.support = "four cells";
 }
 
-// The narrowest CI half-width among the supported terms, and that term's SE factor (SE·√N/σ̂,
-// `factor_of` by toggles, 2 where unknown); else `fallback` and 2.
-std::pair<double, double> narrowest(const std::vector<culprit>& terms, double fallback,
-                                    const std::map<std::vector<std::string>, double>& factor_of) {
-  double h = std::numeric_limits<double>::infinity(), c = 2.0;
-  for (const culprit& t : terms)
-    if (t.confirmed.value_or(true) && std::isfinite(t.ci_high - t.ci_low) && (t.ci_high - t.ci_low) / 2.0 < h) {
-      h = (t.ci_high - t.ci_low) / 2.0;
-      const auto it = factor_of.find(t.toggles);
-      c = it != factor_of.end() ? it->second : 2.0;
-    }
-  return std::isfinite(h) ? std::pair{h, c} : std::pair{fallback, 2.0};
-}
+
 
 }  // namespace
 
@@ -270,7 +271,7 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   report.builds = session.builds();
   report.used = priced(report.builds, report.runs, costs);
   report.sigma = costs.sigma;
-  std::tie(report.half_width, report.se_factor) = narrowest(report.culprits, fallback_width, se_factor_of);
+  std::tie(report.half_width, report.se_factor) = binding_term(report.culprits, fallback_width, se_factor_of);
   report.full_factorial = full_factorial_at(k, report.half_width, costs, 2, report.se_factor);
   report.full_matrix_runs = (1LL << std::min(k, 40)) * rounds_per_arm;
   return report;

@@ -1,8 +1,10 @@
 // Toggle bisection: which toggles (and pairs) make `to` slower or faster than `from` (design §7, §9).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/search/effects.hpp"
@@ -55,8 +57,9 @@ struct bisect_report {
   int builds = 0;                    // distinct configurations measured
   price used;                        // runs and builds at the unit costs (the wall they stand for)
   // The full 2^k factorial that reaches the same 95% CI half-width on the culprits' effects
-  // (full_factorial_at): the honest comparison. `half_width` is the narrowest supported term's (so
-  // the factorial matches every culprit's precision), else the narrowest main effect's or the overall
+  // (full_factorial_at): the honest comparison. `half_width` and `se_factor` are those of the supported
+  // term that needs the most runs of the factorial — the largest c/h — so that it matches every
+  // culprit's precision; without culprits, the narrowest main effect's or the overall
   // A/B's; `sigma` the noise measured (the pooled fit's residual after a factorial, else the
   // comparisons' pooled).
   price full_factorial;
@@ -80,6 +83,12 @@ struct attribution {
   std::vector<culprit> culprits, offsets, rejected;
 };
 attribution split_by_direction(const bisect_report& report, stats::better direction);
+
+// The supported term a full factorial finds hardest to match — its runs grow as (c/h)², with h the
+// term's CI half-width and c its SE factor in the factorial (SE·√N/σ̂, `se_factor_of` by toggles, 2
+// where unknown) — as (h, c); else (`fallback`, 2). Matching that term matches every culprit.
+std::pair<double, double> binding_term(const std::vector<culprit>& terms, double fallback,
+                                       const std::map<std::vector<std::string>, double>& se_factor_of);
 
 // Compares `to` with `from`, then plans (plan_search, with the noise the overall A/B measured) and
 // attributes the difference to toggles: a factorial design (full or resolution-V half) → main effects

@@ -178,6 +178,23 @@ TEST(toggle_bisect, factorial_path_attributes_mains_and_pairs) {
   EXPECT_EQ(r.analysis->configs, 16);
 }
 
+// The factorial "at equal precision" must match every culprit: its runs follow the term with the
+// largest c/h, not the narrowest interval — a pair (c = 4 in the factorial) measured to ±0.011 asks
+// more of it than a main effect beside it (c = 2√2) to ±0.008. A rejected candidate asks nothing.
+TEST(toggle_bisect, the_factorial_is_priced_for_the_culprit_it_finds_hardest_to_match) {
+  const auto term = [](std::vector<std::string> toggles, double h, std::optional<bool> confirmed) {
+    return culprit{std::move(toggles), 0.05, 0.05 - h, 0.05 + h, confirmed, ""};
+  };
+  const std::map<std::vector<std::string>, double> c{{{"A"}, 2.0 * std::sqrt(2.0)}, {{"A", "B"}, 4.0}, {{"C"}, 2.0}};
+  const auto [h, factor] = binding_term({term({"A"}, 0.008, true), term({"A", "B"}, 0.011, true), term({"C"}, 0.001, false)}, 0.5, c);
+  EXPECT_DOUBLE_EQ(h, 0.011);
+  EXPECT_DOUBLE_EQ(factor, 4.0);
+  const auto [h2, factor2] = binding_term({term({"A"}, 0.004, std::nullopt), term({"A", "B"}, 0.011, true)}, 0.5, c);
+  EXPECT_DOUBLE_EQ(h2, 0.004) << "2√2/0.004 = 707 beats 4/0.011 = 364";
+  EXPECT_DOUBLE_EQ(factor2, 2.0 * std::sqrt(2.0));
+  EXPECT_EQ(binding_term({term({"C"}, 0.001, false)}, 0.5, c), std::make_pair(0.5, 2.0)) << "no supported term: the fallback";
+}
+
 // Sized for a 2% effect at 90% power, a matrix whose terms are all decided — each clearly active or
 // clearly inside ±2% — after its first 3 rounds stops there; with --rounds it runs them all.
 TEST(toggle_bisect, a_matrix_stops_once_every_term_is_decided) {
