@@ -5,11 +5,12 @@
 
 #include <chrono>
 #include <fstream>
-#include <iterator>
 #include <set>
 #include <sstream>
 #include <string>
 #include <thread>
+
+#include "harness/exec/proc_text.hpp"
 
 namespace abtest::exec {
 namespace {
@@ -49,13 +50,14 @@ std::optional<cpu_snapshot> read_cpu_snapshot(const fs::path& root) {
   for (auto& x : v) stat >> x;
   if (!stat) return std::nullopt;
   s.busy_ticks = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+  // Processes come and go while this walks /proc: one gone between listing and reading is skipped.
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(root / "proc", ec)) {
-    const std::string name = e.path().filename().string();
+  for (fs::directory_iterator it(root / "proc", ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(e.path() / "stat");
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (const auto p = parse_process_stat(text)) s.processes[std::stoi(name)] = *p;
+    const auto text = read_proc_text(it->path() / "stat");
+    if (!text) continue;
+    if (const auto p = parse_process_stat(*text)) s.processes[std::stoi(name)] = *p;
   }
   return s;
 }

@@ -13,12 +13,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "harness/exec/child_process.hpp"
 #include "harness/exec/cpu_list.hpp"
+#include "harness/exec/proc_text.hpp"
 
 namespace abtest::exec {
 
@@ -73,8 +74,10 @@ int poll_timeout_ms(steady::time_point now, std::optional<steady::time_point> un
 }
 // "Threads:" of /proc/<pid>/status; 0 when it cannot be read (the process is gone).
 int thread_count(pid_t pid) {
-  std::ifstream status(fmt::format("/proc/{}/status", pid));
-  for (std::string line; std::getline(status, line);)
+  const auto status = read_proc_text(fmt::format("/proc/{}/status", pid));
+  if (!status) return 0;
+  std::istringstream lines(*status);
+  for (std::string line; std::getline(lines, line);)
     if (line.rfind("Threads:", 0) == 0) return std::atoi(line.c_str() + 8);
   return 0;
 }

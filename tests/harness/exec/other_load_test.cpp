@@ -2,6 +2,9 @@
 // interval, other work's is not; snapshots read from a fake /proc; the noise warning follows.
 #include "harness/exec/other_load.hpp"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -10,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/exec/host.hpp"
+#include "harness/exec/proc_text.hpp"
 
 namespace abtest::exec {
 namespace {
@@ -20,6 +24,30 @@ cpu_snapshot snapshot(double at_s, std::uint64_t busy, std::map<int, process_tic
 }
 
 // pid 100 is abtest; 101 its build tool, 102 a compiler under it; 200 someone else's job.
+// /proc/<pid>/stat opened while the process lived and read after it was reaped: read(2) fails with
+// ESRCH, which std::ifstream turned into an exception that ended a run ("basic_filebuf::underflow
+// error reading the file: No such process", exit 70, seen in the kill-point test). Now it is an
+// answer: nothing to read.
+TEST(proc_text, a_process_gone_between_open_and_read_is_an_answer_not_an_exception) {
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  const std::string path = "/proc/" + std::to_string(child) + "/stat";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_EQ(read_to_end(fd), std::nullopt);
+  EXPECT_EQ(read_proc_text(path), std::nullopt) << "and a path that is gone cannot be opened";
+  const auto self = read_proc_text("/proc/self/stat");
+  ASSERT_TRUE(self.has_value());
+  EXPECT_EQ(self->rfind(std::to_string(::getpid()) + " (", 0), 0u) << *self;
+}
+
 TEST(other_load, abtests_own_tree_is_discounted) {
   const auto a = snapshot(10.0, 1000, {{1, {0, 5}}, {100, {1, 10}}, {101, {100, 40}}, {200, {1, 0}}});
   // One second at 100 ticks/s: 150 busy ticks, 120 of them the build's (101 +60, 102 new +60).
