@@ -55,6 +55,18 @@ class simulated_experiment : public ::testing::Test {
     p.simulate = scenario_path_.string();
     return p;
   }
+  // An oracle's settings over the simulated scenario: fixed rounds, proof.total_s.
+  oracle_settings settings(int rounds, int warmups, std::uint64_t seed) const {
+    oracle_settings s;
+    s.metric = "proof.total_s";
+    s.fixed_rounds = rounds;
+    s.warmups = warmups;
+    s.seed = seed;
+    s.simulate = scenario_path_.string();
+    s.scenario = &scenario_;
+    s.command_line = "experiment_test";
+    return s;
+  }
   std::string create(const run_plan& p) { return create_experiment(*store_, &m_, p, "experiment_test", current_machine(*store_)); }
   std::vector<std::string> milestones() const {
     std::vector<std::string> out;
@@ -140,14 +152,7 @@ TEST_F(simulated_experiment, measure_leaves_the_verdicts_to_conclude_and_adds_on
 }
 
 TEST_F(simulated_experiment, the_oracle_compares_on_simulated_samples_and_keeps_the_analysis_it_stored) {
-  oracle_settings s;
-  s.metric = "proof.total_s";
-  s.fixed_rounds = 6;
-  s.warmups = 0;
-  s.seed = 3;
-  s.simulate = scenario_path_.string();
-  s.scenario = &scenario_;
-  s.command_line = "experiment_test";
+  const oracle_settings s = settings(6, 0, 3);
   experiment_oracle oracle(*store_, m_, ctx_, s, [](const search::levels& l) {
     variant v;
     for (const auto& [id, level] : l)
@@ -175,13 +180,7 @@ TEST_F(simulated_experiment, the_oracle_compares_on_simulated_samples_and_keeps_
 // A matrix that adds rounds right after its first ones (search::matrix_decided) runs them without
 // warm-ups: its binaries have just run. After a comparison in between, a matrix warms up again.
 TEST_F(simulated_experiment, rounds_a_matrix_adds_at_once_skip_the_warm_ups) {
-  oracle_settings s;
-  s.metric = "proof.total_s";
-  s.fixed_rounds = 3;
-  s.warmups = 1;
-  s.seed = 5;
-  s.simulate = scenario_path_.string();
-  s.scenario = &scenario_;
+  const oracle_settings s = settings(3, 1, 5);
   experiment_oracle oracle(*store_, m_, ctx_, s, [](const search::levels& l) {
     const bool on = l.contains("A1") && l.at("A1") == "4";
     return std::optional<arm_plan>(arm_plan{on ? "A1=4" : "base", on ? std::map<std::string, std::string>{{"A1", "4"}} : std::map<std::string, std::string>{}, "", {}, {}, std::nullopt, {}, {}});
