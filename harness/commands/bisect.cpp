@@ -303,8 +303,8 @@ std::string to_text(const toggle_outcome& o) {
                        stats::verdict_label(o.metric, c.effect * o.worse > 0 ? stats::verdict::slower : stats::verdict::faster)) +
            mechanisms(c);
   for (const auto& c : o.split.rejected)
-    out += fmt::format("candidate {:<22} ratio {:.4f} — the confirmation A/Bs did not support it\n", term_name(c.toggles),
-                       std::exp(c.effect));
+    out += fmt::format("candidate {:<22} ratio {:.4f} — {} did not support it\n", term_name(c.toggles), std::exp(c.effect),
+                       c.support == "four cells" ? "a measurement of its four cells" : "the confirmation A/Bs");
   if (!r.skipped.empty()) out += fmt::format("skipped: {}\n", fmt::join(r.skipped, ", "));
   return out;
 }

@@ -129,6 +129,17 @@ TEST(bisect_simulate, a_speed_up_is_an_offset_never_a_culprit) {
   const auto text = run_abtest({"--db", db, "bisect", "--simulate", (scenarios / "masking.json").string(), "--seed", seed});
   EXPECT_NE(text.out.find("offset  D4"), std::string::npos) << text.out;
   EXPECT_EQ(text.out.find("culprit D4"), std::string::npos) << text.out;
+  // A rejected candidate says what did not support it: the A/Bs for a toggle, its four cells for a pair.
+  for (const auto& c : mj.value("rejected", nlohmann::json::array())) {
+    const std::string name = c["toggles"].size() == 2 ? c["toggles"][0].get<std::string>() + "*" + c["toggles"][1].get<std::string>()
+                                                       : c["toggles"][0].get<std::string>();
+    const auto at = text.out.find("candidate " + name + " ");
+    ASSERT_NE(at, std::string::npos) << text.out;
+    const std::string line = text.out.substr(at, text.out.find('\n', at) - at);
+    EXPECT_NE(line.find(c["support"] == "four cells" ? "a measurement of its four cells did not support it"
+                                                     : "the confirmation A/Bs did not support it"),
+              std::string::npos) << line;
+  }
 }
 
 TEST(bisect_simulate, interaction_is_the_pair_alone) {
