@@ -5,7 +5,7 @@
 #include <cmath>
 #include <set>
 
-#include <boost/math/distributions/chi_squared.hpp>
+#include "harness/stats/power.hpp"
 
 namespace abtest::search {
 
@@ -48,18 +48,15 @@ factorial_outcome factorial_search(search_session& session, const levels& from, 
                                    const design& plan, int rounds, double alpha, double margin, double stop_margin) {
   std::vector<levels> configs;
   for (const std::vector<int>& run : plan.runs) configs.push_back(apply(from, factors, run));
-  if (!(stop_margin > 0.0)) {
-    factorial_outcome out = attribute(plan, session.run_matrix(configs, rounds).log_values, alpha, margin);
-    out.rounds = rounds;
-    return out;
-  }
-  int done = std::min(rounds, 3);
+  const bool sequential = stop_margin > 0.0;
+  int done = sequential ? std::min(rounds, 3) : rounds;
   matrix_result m = session.run_matrix(configs, done);
   // Columns that are not rounds (an oracle that answers in layouts) take no more.
   const auto columns_are = [](const matrix_result& r, int n) {
     return !r.log_values.empty() && r.log_values.front().size() == static_cast<std::size_t>(n);
   };
-  while (done < rounds && columns_are(m, done) && !matrix_decided(analyze_factorial(plan, m.log_values), alpha, stop_margin)) {
+  while (sequential && done < rounds && columns_are(m, done) &&
+         !matrix_decided(analyze_factorial(plan, m.log_values), alpha, stop_margin)) {
     const int batch = std::min(done, rounds - done);  // doubling: few calls, each with its warm-ups
     const matrix_result more = session.run_matrix(configs, batch);
     if (more.log_values.size() != m.log_values.size() || !columns_are(more, batch)) break;
@@ -74,7 +71,7 @@ factorial_outcome factorial_search(search_session& session, const levels& from, 
 
 bool matrix_decided(const factorial_analysis& screen, double alpha, double stop_margin) {
   if (screen.effects.empty() || screen.rounds < 2 || !(screen.df >= 1.0 && std::isfinite(screen.sigma))) return false;
-  const double upper = screen.sigma * screen.sigma * screen.df / boost::math::quantile(boost::math::chi_squared(screen.df), 0.05);
+  const double upper = stats::variance_upper_bound(screen.sigma * screen.sigma, screen.df, 0.95);
   const double per_round = 4.0 * upper / screen.configs;  // one round's ±1 contrast (2/C)Σ x y: variance 4σ²/C
   const double a = alpha / static_cast<double>(screen.effects.size());
   const double band = std::log1p(stop_margin);

@@ -7,11 +7,10 @@
 #include <map>
 #include <tuple>
 
-#include <boost/math/distributions/chi_squared.hpp>
-
 #include "harness/search/factorial_search.hpp"
 #include "harness/search/group_search.hpp"
 #include "harness/search/pooled_fit.hpp"
+#include "harness/stats/power.hpp"
 
 namespace abtest::search {
 
@@ -35,8 +34,7 @@ constexpr int confirm_min_rounds = 3;
 // overconfident; NaN without a residual.
 double known_difference_variance(const factorial_analysis& screen) {
   if (!(std::isfinite(screen.sigma) && screen.sigma > 0.0 && screen.df >= 1.0)) return std::numeric_limits<double>::quiet_NaN();
-  const double upper = screen.sigma * screen.sigma * screen.df / boost::math::quantile(boost::math::chi_squared(screen.df), 0.05);
-  return 2.0 * upper;
+  return 2.0 * stats::variance_upper_bound(screen.sigma * screen.sigma, screen.df, 0.95);
 }
 
 // design §7: to vs to − C must not move in the culprit's direction (measured afresh), and from + C vs
@@ -137,7 +135,13 @@ void confirm_pair(search_session& session, const levels& from, const std::vector
   c.support = "four cells";
 }
 
-
+// The narrowest 95% CI half-width among the main effects of a table; +∞ when none has one.
+double narrowest_main(const std::vector<term_effect>& table) {
+  double h = std::numeric_limits<double>::infinity();
+  for (const term_effect& e : table)
+    if (e.factors.size() == 1 && std::isfinite(e.ci_high - e.ci_low)) h = std::min(h, (e.ci_high - e.ci_low) / 2.0);
+  return h;
+}
 
 }  // namespace
 
@@ -169,7 +173,7 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   unit_costs costs = options.costs;
   if (const double s = session.pooled_sigma(); std::isfinite(s) && s > 0.0) {
     const double df = session.pooled_df();
-    costs.sigma = s * std::sqrt(df / boost::math::quantile(boost::math::chi_squared(df), 0.2));
+    costs.sigma = std::sqrt(stats::variance_upper_bound(s * s, df, 0.8));
   }
   plan_options po;
   po.design = options.design;
@@ -207,8 +211,7 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
     if (std::isfinite(f.screen.sigma) && f.screen.sigma > 0.0) costs.sigma = f.screen.sigma;
     confirm_how.known_variance = known_difference_variance(f.screen);
     if (std::isfinite(confirm_how.known_variance)) confirm_how.min_rounds = confirm_min_rounds;
-    for (const term_effect& e : f.screen.effects)
-      if (e.factors.size() == 1 && std::isfinite(e.ci_high - e.ci_low)) fallback_width = std::min(fallback_width, (e.ci_high - e.ci_low) / 2.0);
+    fallback_width = std::min(fallback_width, narrowest_main(f.screen.effects));
     for (const term_effect& e : f.refit) model.push_back(e.factors);
     if (model.empty())
       for (int j = 0; j < k; ++j) model.push_back({j});
@@ -260,11 +263,7 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
         }
     }
     costs.sigma = pooled.sigma;
-    if (report.culprits.empty()) {
-      fallback_width = std::numeric_limits<double>::infinity();
-      for (const term_effect& t : pooled.terms)
-        if (t.factors.size() == 1) fallback_width = std::min(fallback_width, (t.ci_high - t.ci_low) / 2.0);
-    }
+    if (report.culprits.empty()) fallback_width = narrowest_main(pooled.terms);
   }
   report.comparisons = session.comparisons();
   report.runs = session.runs();

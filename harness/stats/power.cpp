@@ -2,11 +2,16 @@
 #include "harness/stats/power.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <stdexcept>
 
 namespace abtest::stats {
+
+double variance_upper_bound(double variance, double df, double confidence) {
+  return variance * df / boost::math::quantile(boost::math::chi_squared(df), 1.0 - confidence);
+}
 
 int rounds_needed(double relative_effect, double sd_d, double alpha, double power) {
   if (!(relative_effect > -1.0) || relative_effect == 0.0 || !(sd_d >= 0.0) || !(alpha > 0.0 && alpha < 1.0) ||

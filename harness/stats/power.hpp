@@ -9,4 +9,9 @@ namespace abtest::stats {
 // fewest that give a CI. Throws std::invalid_argument unless e > −1, e ≠ 0, σ_d ≥ 0, α and power in (0, 1).
 int rounds_needed(double relative_effect, double sd_d, double alpha = 0.05, double power = 0.8);
 
+// A variance measured on `df` degrees of freedom, at its one-sided upper confidence bound:
+// variance · df / χ²_{1−confidence}(df), since the sample variance is σ²·χ²_df/df. Planning from it
+// keeps a low draw of a few rounds from leaving a design short of power or a sequence overconfident.
+double variance_upper_bound(double variance, double df, double confidence);
+
 }  // namespace abtest::stats
