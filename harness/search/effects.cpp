@@ -16,7 +16,7 @@ namespace {
 constexpr double inf = std::numeric_limits<double>::infinity();
 
 // The usable part of the matrix: configuration means and the residual variance of the two-way layout
-// config × round without replication (Montgomery 2017, §5.3.7 / randomized complete block design §4.1):
+// config × round without replication (Montgomery 2017, §5.3.7; its §4.1 on the randomized complete block):
 // e_cr = y_cr − ȳ_c· − ȳ_·r + ȳ··, σ̂² = Σ e² / ((C − 1)(R − 1)).
 struct cleaned {
   std::vector<std::vector<int>> runs;
