@@ -18,6 +18,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/experiment/history_confirm.hpp"
 #include "harness/experiment/night_series.hpp"
+#include "harness/stats/metric_policy_json.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -54,7 +55,9 @@ std::optional<db::alert_record> alert_of(const std::vector<db::alert_record>& al
 // declarations (run_plan::metric_rules); a night stored before them, or gone, infers from the name.
 stats::metric_policy policy_of_nights(db::results_store& store, const std::vector<std::string>& nights, const std::string& metric) {
   for (auto it = nights.rbegin(); it != nights.rend(); ++it)
-    if (const auto e = store.find_experiment(*it); e && e->config.contains("arms")) return run_plan::from_json(e->config).policy(metric);
+    if (const auto e = store.find_experiment(*it))
+      return stats::resolve_policy(stats::rules_from_json(e->config.value("metric_rules", nlohmann::json::array())), metric,
+                                   e->config.value("margin", stats::default_margin));
   return stats::resolve_policy({}, metric, stats::default_margin);
 }
 
