@@ -43,6 +43,7 @@ std::string create_parent(db::results_store& store, const manifest& m, const std
   plan.warmups = s.warmups;
   plan.seed = s.seed;
   plan.simulate = s.simulate;
+  plan.metric_rules = m.metric_rules;
   nlohmann::json config = extra;
   config["metric"] = s.metric;
   config["role"] = "search";
@@ -61,7 +62,7 @@ std::string term_name(const std::vector<std::string>& toggles) { return fmt::for
 // The overall comparison of a toggle bisection as a stored verdict row of its parent experiment.
 // One comparison: its p-value is its own Holm-adjusted one. Medians are the steps' business (null).
 db::verdict_record overall_record(const std::string& parent, const search::bisect_report& r, const std::string& metric,
-                                  double margin) {
+                                  double margin, stats::better better) {
   const auto& e = r.overall.estimate;
   db::verdict_record v;
   v.experiment_id = parent;
@@ -76,7 +77,8 @@ db::verdict_record overall_record(const std::string& parent, const search::bisec
   }
   v.p_value = v.p_adjusted = e.p_value;
   v.verdict = db::parse<db::verdict_kind>(stats::to_string(r.overall.verdict));
-  v.immaterial = stats::decide(e, margin, metric_direction(metric)).immaterial;
+  v.immaterial = stats::decide(e, margin, better).immaterial;
+  v.details["policy"] = {{"better", stats::to_string(better)}, {"margin", margin}};
   v.note = "the bisection's overall comparison; its steps are experiments of their own (bisect_step)";
   v.created_at = std::chrono::system_clock::now();
   return v;
@@ -190,9 +192,11 @@ struct toggle_outcome {
   counts_screen screen;  // --counts: the mechanism blocks of the culprits' toggles
 };
 
-toggle_outcome attribute(std::string parent, const std::string& metric, search::bisect_report r, std::vector<std::string> notes) {
+// `better`: the metric's declared or inferred direction (metric_direction), which decides culprit
+// against offset.
+toggle_outcome attribute(std::string parent, const std::string& metric, search::bisect_report r, std::vector<std::string> notes,
+                         stats::better better) {
   toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, "measured", {}, {}, {}};
-  const stats::better better = metric_direction(metric);
   o.split = search::split_by_direction(o.r, better);
   // A supported term that makes the metric worse (a time rise, a rate fall) is a regression, whichever
   // list it is in: inside an overall speed-up it is an offset, and still worth exit 1.
@@ -215,7 +219,8 @@ toggle_outcome attribute(std::string parent, const std::string& metric, search::
 // term as an effect, and the parent complete.
 void store_outcome(db::results_store& store, const toggle_outcome& o, double search_margin) {
   if (o.r.overall.estimate.n > 0)
-    store.replace_verdicts(o.experiment, std::vector{overall_record(o.experiment, o.r, o.metric, search_margin)});
+    store.replace_verdicts(o.experiment, std::vector{overall_record(o.experiment, o.r, o.metric, search_margin,
+                                                                    o.worse > 0 ? stats::better::lower : stats::better::higher)});
   std::vector<db::effect_record> effects;
   for (const auto& [list, role] : {std::pair{&o.split.culprits, "culprit"}, std::pair{&o.split.offsets, "offset"},
                                    std::pair{&o.split.rejected, "rejected"}})
@@ -249,6 +254,7 @@ nlohmann::json to_json(const toggle_outcome& o) {
           {"from", o.r.from_key},
           {"to", o.r.to_key},
           {"metric", o.metric},
+          {"better", o.worse > 0 ? "lower" : "higher"},
           {"verdict", stats::to_string(o.r.overall.verdict)},
           {"ratio", o.r.overall.estimate.ratio()},
           {"culprits", terms_json(o.split.culprits, o.screen)},
@@ -275,10 +281,11 @@ nlohmann::json to_json(const toggle_outcome& o) {
 
 std::string to_text(const toggle_outcome& o) {
   const auto& r = o.r;
+  const stats::better better = o.worse > 0 ? stats::better::lower : stats::better::higher;
   std::string out;
   for (const auto& n : o.notes) out += fmt::format("note: {}\n", n);
   out += fmt::format("{} vs {} on {}: {} (ratio {:.4f}, 95% CI {:.4f}–{:.4f})\n", r.to_key, r.from_key, o.metric,
-                     stats::verdict_label(o.metric, r.overall.verdict), r.overall.estimate.ratio(), r.overall.estimate.ratio_low(),
+                     stats::verdict_label(o.metric, r.overall.verdict, better), r.overall.estimate.ratio(), r.overall.estimate.ratio_low(),
                      r.overall.estimate.ratio_high());
   const auto& ff = r.full_factorial;
   out += fmt::format("method: {}; {} comparisons, {} runs, {} builds, {:.0f} s {} (~{:.0f} s at the unit costs)\n", r.method,
@@ -300,7 +307,7 @@ std::string to_text(const toggle_outcome& o) {
   for (const auto& c : o.split.offsets)
     out += fmt::format("offset  {:<24} ratio {:.4f} (CI {:.4f}–{:.4f}) — pulls the other way ({})\n", term_name(c.toggles),
                        std::exp(c.effect), std::exp(c.ci_low), std::exp(c.ci_high),
-                       stats::verdict_label(o.metric, c.effect * o.worse > 0 ? stats::verdict::slower : stats::verdict::faster)) +
+                       stats::verdict_label(o.metric, c.effect * o.worse > 0 ? stats::verdict::slower : stats::verdict::faster, better)) +
            mechanisms(c);
   for (const auto& c : o.split.rejected)
     out += fmt::format("candidate {:<22} ratio {:.4f} — {} did not support it\n", term_name(c.toggles), std::exp(c.effect),
@@ -367,7 +374,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
                                     (r.full_factorial.runs << std::min<std::size_t>(screen.not_timed.size(), 20)) * std::max(1, s.layouts),
                                     after);
 
-  toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes);
+  toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes, metric_direction(q.m, s.metric));
   if (s.counts) count_interactions(store, screen_of(q, space.from), std::ref(arms), counter_of(oracle), o.split, screen);
   for (const auto& n : oracle.notes()) o.notes.push_back(n);
   o.screen = std::move(screen);

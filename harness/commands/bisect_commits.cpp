@@ -106,7 +106,8 @@ std::string to_text(const commit_outcome& o) {
   std::string out;
   for (const auto& n : o.notes) out += n + "\n";
   out += fmt::format("{} vs {} on {}: {} (ratio {:.4f})\n", range.back().substr(0, 12), range.front().substr(0, 12),
-                                o.q.s.metric, stats::verdict_label(o.q.s.metric, o.overall.verdict), o.overall.estimate.ratio());
+                                o.q.s.metric, stats::verdict_label(o.q.s.metric, o.overall.verdict, metric_direction(o.q.m, o.q.s.metric)),
+                                o.overall.estimate.ratio());
   std::vector<std::string> candidates;
   for (auto i : o.candidates) candidates.push_back(range[i]);
   if (o.first_bad) {

@@ -18,6 +18,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/experiment/history_confirm.hpp"
 #include "harness/experiment/night_series.hpp"
+#include "harness/stats/metric_policy_json.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -50,6 +51,16 @@ std::optional<db::alert_record> alert_of(const std::vector<db::alert_record>& al
   return std::nullopt;
 }
 
+// The direction the nights declared: the newest night's plan carries its manifest's `better`
+// declarations (run_plan::metric_rules); a night stored before them, or gone, infers from the name.
+stats::metric_policy policy_of_nights(db::results_store& store, const std::vector<std::string>& nights, const std::string& metric) {
+  for (auto it = nights.rbegin(); it != nights.rend(); ++it)
+    if (const auto e = store.find_experiment(*it))
+      return stats::resolve_policy(stats::rules_from_json(e->config.value("metric_rules", nlohmann::json::array())), metric,
+                                   e->config.value("margin", stats::default_margin));
+  return stats::resolve_policy({}, metric, stats::default_margin);
+}
+
 int history(const history_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, nullptr));
   const auto kind = kind_of(f.kind);
@@ -78,8 +89,12 @@ int history(const history_flags& f, const global_options& g) {
     for (const auto& p : used) x.push_back(p.value);
     for (const auto& p : used) levels[variant][metric].push_back({p.experiment, p.median});
     const auto a = changepoint::analyze_series(x, options);
-    // A rate (`*_per_s`) regresses when it falls: its upward shifts are improvements.
-    const bool higher_is_better = metric_direction(metric) == stats::better::higher;
+    // A rate (items per second, MB/s, or declared `better: higher`) regresses when it falls: its
+    // upward shifts are improvements.
+    std::vector<std::string> nights;
+    for (const auto& p : used) nights.push_back(p.experiment);
+    const stats::metric_policy policy = policy_of_nights(store, nights, metric);
+    const bool higher_is_better = policy.direction == stats::better::higher;
     nlohmann::json cps = nlohmann::json::array();
     for (const auto& cp : a.points) {
       const auto& at = used[cp.index];
@@ -132,7 +147,8 @@ int history(const history_flags& f, const global_options& g) {
       if (used[i].experiments.size() > 1) p["experiments"] = used[i].experiments;
       series.push_back(p);
     }
-    out.push_back({{"variant", variant}, {"metric", metric}, {"nights", used.size()}, {"normalized_by", normalized ? f.canary : ""},
+    out.push_back({{"variant", variant}, {"metric", metric}, {"better", stats::to_string(policy.direction)},
+                   {"better_from", stats::to_string(policy.direction_from)}, {"nights", used.size()}, {"normalized_by", normalized ? f.canary : ""},
                    {"outliers", a.outliers}, {"changepoints", cps}, {"cusum", {{"alarm", alarm}, {"upper", a.cusum.upper},
                    {"lower", a.cusum.lower}}}, {"series", series}});
     if (!g.json && !g.quiet) {

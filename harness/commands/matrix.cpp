@@ -266,6 +266,7 @@ run_plan bundle_plan_of(const oracle_settings& s, const matrix_request& q, std::
   plan.warmups = s.warmups;
   plan.seed = s.seed;
   plan.pin = s.pin;
+  plan.metric_rules = q.m.metric_rules;
   return plan;
 }
 

@@ -42,6 +42,7 @@ analysis_result measure_layouts(const noise_flags& f, const global_options& g, c
   plan.seed = mm.seed;
   plan.simulate = mm.simulate;
   plan.layouts = f.layouts;
+  plan.metric_rules = m.metric_rules;
   arm_plan arm{v.key(m), v.levels, "", {}, {}, std::nullopt, {}, {}};
   if (scenario) {
     plan.arms = seeded_layouts(arm, plan.seed, 2 * f.layouts);

@@ -126,6 +126,7 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
   plan.warmups = m.find_benchmark(q.benchmarks.front())->warmups;
   plan.seed = q.seed;
   plan.margin = mm.margin;
+  plan.metric_rules = m.metric_rules;
   plan.layouts = f.layouts;
   plan.arms = {s.base_arm, s.head_arm};
   plan.arms[0].role = "baseline";
@@ -162,7 +163,8 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
   out.failed = done.analysis.any_failed();
   for (const auto& row : done.analysis.rows) {
     if (is_auxiliary_metric(row.metric) || stats::is_count_metric(row.metric)) continue;
-    out.metrics.push_back({row.metric, row.verdict, row.immaterial, row.primary, row.baseline_median, row.candidate_median, row.note});
+    out.metrics.push_back({row.metric, row.verdict, row.immaterial, row.primary, row.baseline_median, row.candidate_median, row.note,
+                           row.policy});
   }
   if (counted) {
     std::vector<std::string> variants;

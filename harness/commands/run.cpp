@@ -151,6 +151,7 @@ int run(const run_flags& f, const global_options& g) {
   plan.warmups = f.warmups >= 0 ? f.warmups : m.find_benchmark(plan.benchmarks.front())->warmups;
   plan.seed = mm.seed;
   plan.margin = mm.margin;
+  plan.metric_rules = m.metric_rules;
   plan.pin = ev.pin;
   plan.monitor_metrics = f.metrics;
   plan.simulate = mm.simulate;

@@ -9,7 +9,9 @@
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/report/exporter.hpp"
+#include "harness/report/metric_policy_text.hpp"
 #include "harness/report/verdict_json.hpp"
+#include "harness/stats/metric_policy_json.hpp"
 #include "harness/stats/verdict.hpp"
 
 namespace abtest::cli {
@@ -54,6 +56,10 @@ static const registrar show_command(70, [](CLI::App& app, global_options& g, act
       }
       fmt::print("experiment {} ({}, {})\n  started  {}\n  command  {}\n  seed     {}\n", e.id, db::to_string(e.kind),
                  db::to_string(e.status), db::format_utc(e.started_at), e.command_line, e.seed);
+      // The manifest's `better` / `margin` declarations the run judged by (issue #36; none before).
+      for (const auto& r : stats::rules_from_json(e.config.value("metric_rules", nlohmann::json::array())))
+        fmt::print("  metrics  {}{}{}\n", r.pattern, r.direction ? fmt::format(" better {}", stats::to_string(*r.direction)) : "",
+                   r.margin ? fmt::format(" margin {:g}%", *r.margin * 100) : "");
       for (const auto& a : e.arms) {
         fmt::print("  arm {} {:<20} {}", a.idx, a.variant, db::to_string(a.role));
         if (a.build_id)
@@ -90,8 +96,8 @@ static const registrar show_command(70, [](CLI::App& app, global_options& g, act
         fmt::print("  verdict {:<16} {:<34} n={:<3} ratio {} [{}, {}] {}{}\n", v.variant, v.metric, v.n,
                    v.ratio ? fmt::format("{:.4f}", *v.ratio) : "—", v.ci_low ? fmt::format("{:.4f}", *v.ci_low) : "—",
                    v.ci_high ? fmt::format("{:.4f}", *v.ci_high) : "—",
-                   kind ? stats::verdict_label(v.metric, *kind) : std::string(db::to_string(v.verdict)),
-                   v.immaterial ? " (immaterial)" : "");
+                   kind ? stats::verdict_label(v.metric, *kind, report::policy_of(v).direction) : std::string(db::to_string(v.verdict)),
+                   std::string(v.immaterial ? " (immaterial)" : "") + report::policy_note(report::policy_of(v)));
         if (const auto l = v.details.find("layouts"); l != v.details.end())
           fmt::print("          {:<16} {:<34} layout: {}\n", "", "", report::layout_summary(*l));
       }

@@ -134,7 +134,10 @@ bool is_auxiliary_metric(const std::string& metric) {
   return aux.count(dot == std::string::npos ? metric : metric.substr(dot + 1)) > 0;
 }
 
-stats::better metric_direction(const std::string& metric) { return stats::better_for(metric); }
+stats::metric_policy metric_policy_of(const manifest& m, const std::string& metric, double default_margin) {
+  return stats::resolve_policy(m.metric_rules, metric, default_margin);
+}
+stats::better metric_direction(const manifest& m, const std::string& metric) { return metric_policy_of(m, metric).direction; }
 
 bool analysis_result::any_invalid() const {
   return std::any_of(arms.begin(), arms.end(), [](const arm_health& a) { return !a.invalid_reason.empty(); });
@@ -236,13 +239,14 @@ void judge(analysis_result& result, const run_plan& plan, const analysis_options
   for (size_t i = 0; i < result.rows.size(); ++i) {
     auto& r = result.rows[i];
     r.p_adjusted = adjusted[i];
+    r.policy = plan.policy(r.metric);
     const auto& health = result.arms.at(r.arm);
     if (!health.invalid_reason.empty()) {
       r.verdict = stats::verdict::invalid;
       r.note = health.invalid_reason;
       continue;
     }
-    const auto v = stats::decide(r.primary, plan.margin, metric_direction(r.metric));
+    const auto v = stats::decide(r.primary, r.policy.margin, r.policy.direction);
     r.verdict = v.value;
     r.immaterial = v.immaterial;
     // Holm: a direction is claimed only when it survives the family-wise correction.
@@ -254,7 +258,7 @@ void judge(analysis_result& result, const run_plan& plan, const analysis_options
     if (!r.primary.has_ci) r.note = plan.adaptive && r.n < plan.min_rounds ? "fewer rounds than the adaptive minimum"
                                                                            : "too few rounds for a CI";
     if (r.robust.has_ci && r.note.empty()) {
-      const auto robust = stats::decide(r.robust, plan.margin, metric_direction(r.metric)).value;
+      const auto robust = stats::decide(r.robust, r.policy.margin, r.policy.direction).value;
       if (robust != r.verdict && r.verdict != stats::verdict::inconclusive && robust != stats::verdict::inconclusive)
         r.note = fmt::format("robust estimate disagrees: Hodges–Lehmann {:.4f} [{:.4f}, {:.4f}] says {}", r.robust.ratio(),
                              r.robust.ratio_low(), r.robust.ratio_high(), stats::to_string(robust));
@@ -304,7 +308,8 @@ reference_result compare_to_reference(const manifest& m, const run_plan& plan, c
       row.n = static_cast<int>(x.size());
       row.median = stats::median(x);
       row.estimate = stats::one_sample_t(d, options.confidence);
-      row.verdict = stats::decide(row.estimate, plan.margin, metric_direction(metric)).value;
+      row.policy = plan.policy(metric);
+      row.verdict = stats::decide(row.estimate, row.policy.margin, row.policy.direction).value;
       out.rows.push_back(std::move(row));
     }
   }

@@ -36,6 +36,7 @@ struct verdict_row {
   double p_adjusted = 1;          // Holm across every row of the experiment
   stats::verdict verdict = stats::verdict::inconclusive;
   bool immaterial = false;
+  stats::metric_policy policy;    // the direction and margin it was judged by (run_plan::policy)
   std::string note;               // why INVALID, robust disagreement, too few rounds, ...
   // Set with layouts: `arm` is then the candidate's first layout arm, `n` the rounds used, and
   // `primary` the two-level estimate (layout means, Welch); there is no robust estimate.
@@ -67,14 +68,16 @@ struct analysis_options {
 // outside the verdict family so they do not dilute Holm (wall_s and maxrss_mib stay in).
 bool is_auxiliary_metric(const std::string& metric);
 
-// Rates (names ending in `_per_s`, e.g. synth.synthesis_constraints_per_s) are better higher; every
-// other metric — times, sizes, counts — is better lower.
-stats::better metric_direction(const std::string& metric);
+// The direction and margin of `metric` under the manifest's declarations (`better`, `margin`,
+// `metrics`), else inferred from its name (stats::infer_better), else lower and `default_margin`: for
+// commands that hold a manifest rather than a plan (bisect, history). A plan has run_plan::policy.
+stats::metric_policy metric_policy_of(const manifest& m, const std::string& metric, double default_margin = stats::default_margin);
+stats::better metric_direction(const manifest& m, const std::string& metric);
 
 analysis_result analyze(const run_plan& plan, const std::vector<sample>& samples, const analysis_options& options = {});
 
-// The verdicts of rows whose estimates are in (`primary`, `robust`, `n`): Holm across every row,
-// a direction claimed only when it survives it, INVALID for an arm whose health says so, and the
+// The verdicts of rows whose estimates are in (`primary`, `robust`, `n`): each row's policy from
+// the plan (run_plan::policy), Holm across every row, a direction claimed only when it survives it, INVALID for an arm whose health says so, and the
 // notes. `analyze` ends with it; `compare A B` calls it on its unpaired (Welch) rows, so both judge
 // regressions by the same rule.
 void judge(analysis_result& result, const run_plan& plan, const analysis_options& options = {});
@@ -89,6 +92,7 @@ struct reference_row {
   double median = 0;
   stats::log_estimate estimate;   // one-sample t of ln x − ln reference
   stats::verdict verdict = stats::verdict::inconclusive;
+  stats::metric_policy policy;
 };
 struct reference_result {
   bool present = false, comparable = false;

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/manifest_metrics.hpp"
 #include "harness/exec/git.hpp"
 
 namespace abtest {
@@ -326,7 +327,7 @@ counts_spec parse_counts(const validator& v, const json& j, const std::string& w
 
 benchmark_spec parse_benchmark(const validator& v, const json& j, const std::string& where) {
   if (!j.is_object()) v.fail(where, "must be an object", "write {\"name\": ..., \"format\": ..., \"command\": [...]}");
-  v.only_keys(j, where, {"name", "format", "command", "pattern", "timeout_s", "warmups", "ok_exit_codes", "counts"});
+  v.only_keys(j, where, {"name", "format", "command", "pattern", "timeout_s", "warmups", "ok_exit_codes", "counts", "better", "margin"});
   benchmark_spec b;
   if (!j.contains("name")) v.fail(where + ".name", "missing", "name the benchmark, e.g. \"proof\"");
   b.name = v.string(j["name"], where + ".name");
@@ -533,7 +534,7 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
     throw usage_error(fmt::format("{}: not valid JSON ({}) — write a smaller number", path.string(), e.what()));
   }
   if (!root.is_object()) v.fail("(top level)", "must be a JSON object", "see design §3 for the format");
-  v.only_keys(root, "", {"project", "source_dir", "build", "params", "toggles", "benchmarks", "reference"});
+  v.only_keys(root, "", {"project", "source_dir", "build", "params", "toggles", "benchmarks", "metrics", "reference"});
 
   manifest m;
   m.path = std::filesystem::absolute(path).lexically_normal();
@@ -579,6 +580,7 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
     m.benchmarks.push_back(std::move(b));
   }
   check_placeholders(v, m);
+  m.metric_rules = parse_metric_rules(root, names, path);
 
   // Every `{bin}/NAME` program must be one of the build targets, or it would never be built.
   for (size_t i = 0; i < m.benchmarks.size(); ++i) {

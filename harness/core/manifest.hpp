@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/exec/parsers.hpp"
+#include "harness/stats/metric_policy.hpp"
 
 namespace abtest {
 
@@ -125,6 +126,9 @@ struct manifest {
   std::vector<toggle_spec> toggles;
   std::vector<benchmark_spec> benchmarks;
   std::optional<reference_spec> reference;
+  // Each benchmark's `better` / `margin` and the `metrics` declarations (manifest_metrics.hpp); a run
+  // copies them into its plan (run_plan::metric_rules).
+  std::vector<stats::metric_rule> metric_rules;
 
   const toggle_spec& toggle(const std::string& id) const;  // throws usage_error naming the known ids
   const toggle_spec* find_toggle(const std::string& id) const;

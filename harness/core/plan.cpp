@@ -5,7 +5,13 @@
 #include <random>
 #include <stdexcept>
 
+#include "harness/stats/metric_policy_json.hpp"
+
 namespace abtest {
+
+stats::metric_policy run_plan::policy(const std::string& metric) const {
+  return stats::resolve_policy(metric_rules, metric, margin);
+}
 
 nlohmann::json run_plan::to_json() const {
   nlohmann::json arms_json = nlohmann::json::array();
@@ -24,10 +30,12 @@ nlohmann::json run_plan::to_json() const {
     if (a.layout >= 0) j["layout"] = {{"index", a.layout}, {"seed", a.layout_seed}};
     arms_json.push_back(std::move(j));
   }
-  return {{"kind", kind},       {"arms", arms_json},         {"benchmarks", benchmarks}, {"params", params},
+  nlohmann::json out = {{"kind", kind},       {"arms", arms_json},         {"benchmarks", benchmarks}, {"params", params},
           {"rounds", rounds},   {"adaptive", adaptive},      {"min_rounds", min_rounds}, {"warmups", warmups},
           {"seed", seed},       {"margin", margin},          {"pin", pin},               {"simulate", simulate},
           {"monitor_metrics", monitor_metrics}, {"layouts", layouts},      {"duet", duet}};
+  if (!metric_rules.empty()) out["metric_rules"] = stats::rules_json(metric_rules);
+  return out;
 }
 
 run_plan run_plan::from_json(const nlohmann::json& j) {
@@ -65,6 +73,8 @@ run_plan run_plan::from_json(const nlohmann::json& j) {
   p.monitor_metrics = j.value("monitor_metrics", std::vector<std::string>{});
   p.layouts = j.value("layouts", 0);
   p.duet = j.value("duet", false);
+  // Plans stored before issue #36 have none: their metrics are judged by inference and `margin`.
+  if (j.contains("metric_rules")) p.metric_rules = stats::rules_from_json(j["metric_rules"]);
   return p;
 }
 

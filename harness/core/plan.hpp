@@ -11,6 +11,7 @@
 
 #include "harness/exec/env_changes.hpp"
 #include "harness/sample/slot.hpp"
+#include "harness/stats/metric_policy.hpp"
 
 namespace abtest {
 
@@ -52,6 +53,12 @@ struct run_plan {
   // Duet (issue #16): the baseline's and the candidate's invocations of a benchmark run at the same
   // time, each pinned to its own core, swapping cores every round. Exactly two variants.
   bool duet = false;
+  // The manifest's `better` / `margin` declarations (issue #36, design §4), kept with the plan so
+  // that a stored experiment re-analysed later (compare, report) judges each metric the same way.
+  std::vector<stats::metric_rule> metric_rules;
+
+  // The direction and margin `metric` is judged by: the rules, else inferred, else lower and `margin`.
+  stats::metric_policy policy(const std::string& metric) const;
 
   nlohmann::json to_json() const;
   static run_plan from_json(const nlohmann::json& j);

@@ -12,6 +12,7 @@
 #include "harness/sample/sample.hpp"
 #include "harness/report/exporter.hpp"
 #include "harness/report/mechanisms.hpp"
+#include "harness/report/metric_policy_text.hpp"
 #include "harness/report/verdict_json.hpp"
 
 namespace abtest {
@@ -76,7 +77,7 @@ nlohmann::json layout_json(const layout_split& l) {
 }  // namespace
 
 std::string verdict_label(const verdict_row& r) {
-  std::string v = stats::verdict_label(r.metric, r.verdict);
+  std::string v = stats::verdict_label(r.metric, r.verdict, r.policy.direction);
   if (r.immaterial) v += " (immaterial)";
   return v;
 }
@@ -98,9 +99,9 @@ std::string format_value(const std::string& metric, double value) {
 std::string terminal_report(const report_input& in) {
   std::string out;
   const auto& plan = in.plan;
-  out += fmt::format("experiment {} · {} rounds{} · seed {} · margin {:.1f}%\n", in.experiment_id, in.rounds_done,
+  out += fmt::format("experiment {} · {} rounds{} · seed {} · margin {:.1f}%{}\n", in.experiment_id, in.rounds_done,
                      in.stopped_early ? " (adaptive: stopped when decisive)" : in.interrupted ? " (interrupted: resume with --resume)" : "",
-                     plan.seed, plan.margin * 100);
+                     plan.seed, plan.margin * 100, plan.metric_rules.empty() ? "" : " unless the manifest says otherwise");
   const auto groups = variant_groups(plan);
   if (plan.layouts > 0)
     out += fmt::format("  {} layouts per variant: each interval holds the variance between layouts (the `layout` line: its share)\n",
@@ -137,7 +138,7 @@ std::string terminal_report(const report_input& in) {
       const std::string name = (phase ? "  " : "") + r->metric.substr(r->metric.find('.') + 1);
       const std::string ci = r->primary.has_ci ? fmt::format("[{:.3f}, {:.3f}]", r->primary.ratio_low(), r->primary.ratio_high()) : "—";
       out += fmt::format("  {:<34} {:>12} {:>12} {:>7.3f}×  {:<19} {}\n", name, format_value(r->metric, r->baseline_median),
-                         format_value(r->metric, r->candidate_median), r->primary.ratio(), ci, verdict_label(*r));
+                         format_value(r->metric, r->candidate_median), r->primary.ratio(), ci, verdict_label(*r) + report::policy_note(r->policy));
       if (r->layouts) out += fmt::format("  {:<34} layout: {}\n", "", report::layout_summary(layout_json(*r->layouts)));
       if (!r->note.empty() && r->verdict != stats::verdict::invalid) out += fmt::format("  {:<34} note: {}\n", "", r->note);
     }
@@ -152,7 +153,8 @@ std::string terminal_report(const report_input& in) {
       for (const auto& r : ref.rows)
         out += fmt::format("  {:<26} {:<14} {:>12} vs {:>12}  {:.3f}× [{:.3f}, {:.3f}] {}\n", r.metric, r.variant,
                            format_value(r.metric, r.median), format_value(r.metric, r.reference), r.estimate.ratio(),
-                           r.estimate.ratio_low(), r.estimate.ratio_high(), stats::verdict_label(r.metric, r.verdict));
+                           r.estimate.ratio_low(), r.estimate.ratio_high(),
+                           stats::verdict_label(r.metric, r.verdict, r.policy.direction) + report::policy_note(r.policy));
     }
   }
   return out;
@@ -183,6 +185,7 @@ db::verdict_record to_record(const verdict_row& r, const std::string& experiment
   v.immaterial = r.immaterial;
   if (!r.note.empty()) v.note = r.note;
   if (r.layouts) v.details["layouts"] = layout_json(*r.layouts);
+  v.details["policy"] = report::policy_json(r.policy);
   v.created_at = std::chrono::system_clock::now();
   return v;
 }

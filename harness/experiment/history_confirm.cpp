@@ -134,6 +134,7 @@ confirmation confirm_changepoint(db::results_store& store, const confirm_request
   plan.seed = after.plan.seed ^ 0x9e3779b97f4a7c15ULL;
   plan.margin = r.margin;
   plan.monitor_metrics = {r.metric};
+  plan.metric_rules = after.plan.metric_rules;  // the night's own declarations
 
   std::optional<search::scenario> sb, sa;
   std::optional<manifest> m;

@@ -208,6 +208,7 @@ arm_set_result experiment_oracle::begin_arms(std::vector<arm_plan> arms, int rou
   r.plan.seed = s_.seed + static_cast<std::uint64_t>(experiments_++);  // the first is the seed asked for
   r.plan.simulate = s_.simulate;
   r.plan.pin = s_.pin;
+  r.plan.metric_rules = m_.metric_rules;
   if (timed && s_.layouts > 0) {
     // Every experiment of a search draws a variant's layouts from the search's seed: the same K
     // links serve each comparison the variant is in (a fresh draw per experiment would relink each time).
@@ -305,7 +306,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     }
     for (;;) {
       e = stats::msprt_interval(paired_differences(r), tau, request.alpha, request.known_variance);
-      if (stats::decide(e, request.margin, metric_direction(s_.metric)).value != stats::verdict::inconclusive ||
+      if (stats::decide(e, request.margin, metric_direction(m_, s_.metric)).value != stats::verdict::inconclusive ||
           search::settled_on_side(e, request.settle_side, request.margin) || r.plan.rounds >= cap)
         break;
       r.plan.rounds += 1;
@@ -316,7 +317,7 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
   }
   c.estimate = e;
   c.paired = !(r.plan.layouts > 0 || r.plan.duet);
-  c.verdict = stats::decide(e, request.margin, metric_direction(s_.metric)).value;
+  c.verdict = stats::decide(e, request.margin, metric_direction(m_, s_.metric)).value;
   c.rounds = e.n;
   c.runs = r.runs;
   step.result = c;

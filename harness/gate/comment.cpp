@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include "harness/gate/pr_report.hpp"
+#include "harness/report/metric_policy_text.hpp"
 
 namespace abtest::gate {
 namespace {
@@ -14,7 +15,9 @@ std::string ratio_text(const metric_result& m) {
   return fmt::format("{:.4f} [{:.4f}, {:.4f}]", m.estimate.ratio(), m.estimate.ratio_low(), m.estimate.ratio_high());
 }
 
-std::string label(const metric_result& m) { return stats::verdict_label(m.metric, m.verdict); }
+std::string label(const metric_result& m) {
+  return stats::verdict_label(m.metric, m.verdict, m.policy.direction) + report::policy_note(m.policy);
+}
 
 std::string confirmation_text(const changed_metric& c) {
   switch (c.state) {

@@ -29,6 +29,7 @@ struct metric_result {
   stats::log_estimate estimate;   // ln(head / base) and its CI
   double base_median = 0, head_median = 0;
   std::string note;
+  stats::metric_policy policy;    // the direction and margin it was judged by (the manifest's, or inferred)
 };
 
 struct experiment_outcome {

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "harness/gate/pr_report.hpp"
+#include "harness/report/metric_policy_text.hpp"
 
 namespace abtest::gate {
 namespace {
@@ -12,7 +13,7 @@ nlohmann::json bound(const stats::log_estimate& e, double ratio) {
 }
 
 nlohmann::json to_json(const metric_result& m) {
-  return {{"metric", m.metric},
+  nlohmann::json j = {{"metric", m.metric},
           {"verdict", stats::to_string(m.verdict)},
           {"n", m.estimate.n},
           {"baseline_median", m.base_median},
@@ -20,6 +21,8 @@ nlohmann::json to_json(const metric_result& m) {
           {"ratio", m.estimate.ratio()},
           {"ci_low", bound(m.estimate, m.estimate.ratio_low())},
           {"ci_high", bound(m.estimate, m.estimate.ratio_high())}};
+  j.update(report::policy_json(m.policy));  // better, better_from, margin, margin_from (issue #36)
+  return j;
 }
 
 nlohmann::json to_json(const std::optional<experiment_outcome>& e) {

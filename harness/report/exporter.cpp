@@ -8,6 +8,7 @@
 #include "harness/report/html_exporter.hpp"
 #include "harness/report/json_exporter.hpp"
 #include "harness/report/markdown_exporter.hpp"
+#include "harness/report/metric_policy_text.hpp"
 #include "harness/stats/verdict.hpp"
 
 namespace abtest::report {
@@ -34,8 +35,9 @@ std::string format_change(double ratio) { return fmt::format("{:+.2f}%", 100 * (
 
 std::string verdict_label(const db::verdict_record& v) {
   const auto kind = stats::parse_verdict(db::to_string(v.verdict));
-  const std::string label = kind ? stats::verdict_label(v.metric, *kind) : std::string(db::to_string(v.verdict));
-  return label + (v.immaterial ? " (immaterial)" : "");
+  const stats::metric_policy policy = policy_of(v);
+  const std::string label = kind ? stats::verdict_label(v.metric, *kind, policy.direction) : std::string(db::to_string(v.verdict));
+  return label + (v.immaterial ? " (immaterial)" : "") + policy_note(policy);
 }
 
 std::string format_ci(const db::verdict_record& v) {

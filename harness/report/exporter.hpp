@@ -30,7 +30,7 @@ std::string format_number(const std::optional<double>& v);
 // A ratio as a signed percentage change: 1.062 → "+6.20%".
 std::string format_change(double ratio);
 // A verdict as the tables show it: "SLOWER", "FASTER (immaterial)", "HIGHER (worse)" for a size or a
-// count (stats::verdict_label).
+// count, "HIGHER (better) · better higher (inferred)" for a rate (stats::verdict_label, policy_note).
 std::string verdict_label(const db::verdict_record& v);
 // The ratio's CI as changes, "[+5.10%, +7.40%]"; "—" without one.
 std::string format_ci(const db::verdict_record& v);

@@ -1,5 +1,6 @@
 // Mechanism blocks from stored verdicts and counts (see mechanisms.hpp).
 #include "harness/report/mechanisms.hpp"
+#include "harness/report/metric_policy_text.hpp"
 
 #include <algorithm>
 #include <map>
@@ -57,7 +58,8 @@ std::string explained_verdicts(const mechanism_entry& e) {
   std::string out;
   for (const auto& v : e.explains)
     out += fmt::format("{}{} {}{}", out.empty() ? "" : ", ", v.metric,
-                       stats::verdict_label(v.metric, stats::parse_verdict(db::to_string(v.verdict)).value_or(stats::verdict::invalid)),
+                       stats::verdict_label(v.metric, stats::parse_verdict(db::to_string(v.verdict)).value_or(stats::verdict::invalid),
+                                            policy_of(v).direction),
                        v.immaterial ? " (immaterial)" : "");
   return out;
 }

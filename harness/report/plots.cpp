@@ -146,7 +146,7 @@ plot effects_plot(const report_data& r) {
   for (std::size_t i = 0; i < r.effects.size(); ++i) {
     const auto& e = r.effects[i];
     const double lo = e.ci_low.value_or(e.estimate), hi = e.ci_high.value_or(e.estimate);
-    const double worse = stats::better_for(e.metric) == stats::better::lower ? 1 : -1;
+    const double worse = r.direction(e.metric) == stats::better::lower ? 1 : -1;
     const int colour = lo * worse > 0 && hi * worse > 0 ? red : lo * worse < 0 && hi * worse < 0 ? green : grey;
     labels.push_back(e.metric == r.headline_metric ? e.term : e.metric + ": " + e.term);
     notes.push_back(format_change(std::exp(e.estimate)));
@@ -265,7 +265,7 @@ plot trend_plot(const report_data& r, const std::string& metric) {
   if (shown == 0) s += fmt::format("set title {}\nplot {}\n", q(fmt::format("no change point among {} series", ts.size())), context);
   for (std::size_t i = 0; i < shown; ++i) {
     const auto& [c, t] = flagged[i];
-    const bool worse = c->magnitude * (stats::better_for(metric) == stats::better::lower ? 1 : -1) > 0;
+    const bool worse = c->magnitude * (r.direction(metric) == stats::better::lower ? 1 : -1) > 0;
     s += "unset arrow\nset title " + q(c->variant + "  " + format_change(1 + c->magnitude)) + "\n";
     int arrow = 1;
     for (const auto& other : r.changepoints)  // every change point of the series

@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "db/time_text.hpp"
+#include "harness/report/metric_policy_text.hpp"
+#include "harness/stats/metric_policy_json.hpp"
 #include "harness/stats/verdict.hpp"
 
 namespace abtest::report {
@@ -32,6 +34,12 @@ bool is_phase(const std::string& m) {
 
 }  // namespace
 
+stats::better report_data::direction(const std::string& metric) const {
+  for (const auto& v : verdicts)
+    if (v.metric == metric && v.details.contains("policy")) return policy_of(v).direction;
+  return stats::resolve_policy(metric_rules, metric, stats::default_margin).direction;
+}
+
 bool is_regression(const db::verdict_record& v) {
   return v.verdict == db::verdict_kind::slower && !v.immaterial && !stats::is_count_metric(v.metric);
 }
@@ -47,13 +55,13 @@ void sort_for_reading(std::vector<db::verdict_record>& rows) {
   });
 }
 
-// The sign of a worse value on the log scale: +1 for times, sizes and counts, −1 for rates.
-double worse_sign(const std::string& metric) { return stats::better_for(metric) == stats::better::lower ? 1.0 : -1.0; }
+// The sign of a worse value on the log scale: +1 for a metric better lower, −1 for one better higher.
+double worse_sign(const report_data& r, const std::string& metric) { return r.direction(metric) == stats::better::lower ? 1.0 : -1.0; }
 
 // Effects as the verdicts: the terms whose whole CI lies on the worse side first, then by |effect|.
-void sort_for_reading(std::vector<effect_row>& rows) {
-  const auto regression = [](const effect_row& e) {
-    const double w = worse_sign(e.metric);
+void sort_for_reading(std::vector<effect_row>& rows, const report_data& r) {
+  const auto regression = [&](const effect_row& e) {
+    const double w = worse_sign(r, e.metric);
     return e.ci_low && e.ci_high && std::min(*e.ci_low * w, *e.ci_high * w) > 0;
   };
   std::stable_sort(rows.begin(), rows.end(), [&](const effect_row& a, const effect_row& b) {
@@ -63,8 +71,8 @@ void sort_for_reading(std::vector<effect_row>& rows) {
 }
 
 // Change points: the open (state new) ones that made the metric worse first, then by |magnitude|.
-void sort_for_reading(std::vector<changepoint_row>& rows) {
-  const auto alarm = [](const changepoint_row& c) { return c.state == "new" && c.magnitude * worse_sign(c.metric) > 0; };
+void sort_for_reading(std::vector<changepoint_row>& rows, const report_data& r) {
+  const auto alarm = [&](const changepoint_row& c) { return c.state == "new" && c.magnitude * worse_sign(r, c.metric) > 0; };
   std::stable_sort(rows.begin(), rows.end(), [&](const changepoint_row& a, const changepoint_row& b) {
     if (alarm(a) != alarm(b)) return alarm(a);
     return std::fabs(a.magnitude) > std::fabs(b.magnitude);
@@ -75,13 +83,13 @@ void sort_for_reading(std::vector<changepoint_row>& rows) {
 // verdict (stored as its verdict row for the searched metric), an offset when it pulls the other way.
 // Terms stored with their role (schema 7) keep it — a rejected candidate among them; older ones get
 // it from their sign.
-void assign_roles(std::vector<effect_row>& effects, const std::vector<db::verdict_record>& verdicts) {
+void assign_roles(std::vector<effect_row>& effects, const std::vector<db::verdict_record>& verdicts, const report_data& r) {
   for (auto& x : effects) {
     if (!x.role.empty()) continue;
     const auto v = std::find_if(verdicts.begin(), verdicts.end(), [&](const auto& v) { return v.metric == x.metric; });
     if (v == verdicts.end()) continue;
     const auto kind = stats::parse_verdict(db::to_string(v->verdict)).value_or(stats::verdict::inconclusive);
-    x.role = x.estimate * stats::log_direction(kind, stats::better_for(x.metric)) > 0 ? "culprit" : "offset";
+    x.role = x.estimate * stats::log_direction(kind, r.direction(x.metric)) > 0 ? "culprit" : "offset";
   }
 }
 
@@ -99,12 +107,13 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
   if (!e->arms.empty()) r.baseline = e->arms.front().variant;
   r.layouts = e->config.value("layouts", 0);
   r.duet = e->config.value("duet", false);
+  r.metric_rules = stats::rules_from_json(e->config.value("metric_rules", nlohmann::json::array()));
   r.verdicts = store.list_verdicts(id);
   sort_for_reading(r.verdicts);
   for (const auto& x : store.list_effects(id))
     r.effects.push_back({x.metric, x.term, x.estimate, x.ci_low, x.ci_high, x.p_adjusted, x.role.value_or("")});
-  sort_for_reading(r.effects);
-  if (e->kind == db::experiment_kind::bisect) assign_roles(r.effects, r.verdicts);
+  sort_for_reading(r.effects, r);
+  if (e->kind == db::experiment_kind::bisect) assign_roles(r.effects, r.verdicts, r);
   // per arm: metric → values of the measured, successful samples
   std::map<int, std::map<std::string, std::vector<double>>> by_arm;
   std::set<std::string> metrics;
@@ -140,7 +149,7 @@ report_data load_experiment(db::results_store& store, const std::string& id) {
     if (std::find(variants.begin(), variants.end(), c.variant) != variants.end())
       r.changepoints.push_back({c.id, c.variant, c.metric, c.at_experiment.value_or(""), db::format_utc(c.at_time),
                                 std::string(db::to_string(c.state)), c.magnitude, c.p_value});
-  sort_for_reading(r.changepoints);
+  sort_for_reading(r.changepoints, r);
   r.alerts = store.list_alerts(std::nullopt, /*open_only=*/true);
   return r;
 }
@@ -173,7 +182,7 @@ report_data load_nightly(db::results_store& store) {
   for (const auto& c : store.list_changepoints())
     r.changepoints.push_back({c.id, c.variant, c.metric, c.at_experiment.value_or(""), db::format_utc(c.at_time),
                               std::string(db::to_string(c.state)), c.magnitude, c.p_value});
-  sort_for_reading(r.changepoints);
+  sort_for_reading(r.changepoints, r);
   // One point per night: an experiment, or the shards of one group (the mean of their medians).
   // A night's time is its first experiment's, so that every series' point of one night has the same
   // time and the plots can align the series (a variant may be measured by a later shard only).

@@ -8,6 +8,7 @@
 
 #include "db/results_store.hpp"
 #include "harness/report/mechanisms.hpp"
+#include "harness/stats/metric_policy.hpp"
 
 namespace abtest::report {
 
@@ -68,6 +69,12 @@ struct report_data {
   // An experiment with counts (`run --counts`): a block per SLOWER / FASTER timing of an arm with
   // counts (mechanisms.hpp), in arm then benchmark order.
   std::optional<std::vector<mechanism_entry>> mechanisms;
+  // The experiment's `better` / `margin` declarations, from its stored plan (issue #36).
+  std::vector<stats::metric_rule> metric_rules;
+
+  // Which way `metric` is better: as its stored verdict was judged, else by the experiment's rules,
+  // else inferred from its name (stats::resolve_policy).
+  stats::better direction(const std::string& metric) const;
 };
 
 // A material SLOWER verdict of a timing — what the reports count as a regression.

@@ -17,7 +17,8 @@ namespace abtest::report {
 
 // One verdict row: variant, baseline, metric, n, baseline_median, candidate_median, ratio, ci_low,
 // ci_high, p_value, p_adjusted, verdict (slower|faster|same|inconclusive|invalid) and immaterial;
-// `hodges_lehmann` {ratio, ci_low, ci_high} and `note` when there are some. A number that was not
+// `hodges_lehmann` {ratio, ci_low, ci_high} and `note` when there are some; the policy it was judged
+// by: better (lower|higher), better_from and margin_from (manifest|inferred|default), margin (relative). A number that was not
 // estimated is null — never 0, which would read as a ratio.
 nlohmann::json to_json(const db::verdict_record& v);
 

@@ -31,7 +31,7 @@ std::optional<verdict> parse_verdict(std::string_view text) {
   return std::nullopt;
 }
 
-better better_for(std::string_view metric) { return metric.ends_with("_per_s") ? better::higher : better::lower; }
+better better_for(std::string_view metric) { return infer_better(metric).value_or(better::lower); }
 
 int log_direction(verdict v, better direction) {
   const int worse = direction == better::lower ? +1 : -1;
@@ -45,11 +45,14 @@ bool is_count_metric(std::string_view metric) {
   return dot != std::string_view::npos && metric.substr(dot + 1).starts_with("counts.");
 }
 
-std::string verdict_label(std::string_view metric, verdict v) {
-  const bool speed = metric.ends_with("_s");  // times and rates (`_per_s`)
+std::string verdict_label(std::string_view metric, verdict v) { return verdict_label(metric, v, better_for(metric)); }
+
+std::string verdict_label(std::string_view metric, verdict v, better direction) {
+  const bool higher = direction == better::higher;
+  const bool time = !higher && metric.ends_with("_s");
   switch (v) {
-    case verdict::slower: return speed ? "SLOWER" : "HIGHER (worse)";
-    case verdict::faster: return speed ? "FASTER" : "LOWER (better)";
+    case verdict::slower: return time ? "SLOWER" : higher ? "LOWER (worse)" : "HIGHER (worse)";
+    case verdict::faster: return time ? "FASTER" : higher ? "HIGHER (better)" : "LOWER (better)";
     case verdict::same: return "SAME";
     case verdict::inconclusive: return "INCONCLUSIVE";
     case verdict::invalid: return "INVALID";

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "harness/stats/estimate.hpp"
+#include "harness/stats/metric_policy.hpp"
 
 namespace abtest::stats {
 
@@ -29,13 +30,13 @@ struct verdict_result {
 // is inconclusive. Never returns verdict::invalid: that is the caller's call when a variant fails its
 // correctness checks (design §4), and it then reports no speed verdict at all.
 //
-// Which way is worse: times, sizes and counts are better lower; rates (constraints per second) are
-// better higher, and for them the rule is mirrored — a rate whose CI lies above 1 is FASTER.
-enum class better { lower, higher };
+// Which way is worse (metric_policy.hpp): times, sizes and counts are better lower; rates (items per
+// second, MB/s) are better higher, and for them the rule is mirrored — a rate whose CI lies above 1
+// is FASTER (better), one below it SLOWER (worse).
 verdict_result decide(const log_estimate& e, double margin = default_margin, better direction = better::lower);
 
-// Which way a metric is better, by its unit suffix (design §4): rates (`_per_s`, e.g.
-// synth.synthesis_constraints_per_s) higher; times, sizes and counts lower.
+// Which way a metric is better from its name alone (infer_better, design §4), lower when it says
+// nothing. The manifest can say otherwise: where a plan is at hand, resolve_policy decides.
 better better_for(std::string_view metric);
 
 // The way a verdict points on the log scale: +1 when the candidate's value is higher than the
@@ -44,10 +45,13 @@ better better_for(std::string_view metric);
 // the way a bisection looks. A term of a bisection is a culprit when its effect has this sign.
 int log_direction(verdict v, better direction);
 
-// How a verdict reads for a metric, by its unit suffix (design §4): a time (`_s`) or a rate
-// (`_per_s`) is SLOWER / FASTER; any other metric — a size (`maxrss_mib`), a count — is better lower
-// and reads HIGHER (worse) / LOWER (better), as it has no speed. SAME, INCONCLUSIVE and INVALID read
-// as they are. The --json `verdict` keeps the contract's spelling (to_string) for every metric.
+// How a verdict reads for a metric (design §4): a time (`_s`, better lower) is SLOWER / FASTER; any
+// other metric reads as the way it moved and whether that is better: a size (`maxrss_mib`) or count,
+// better lower, HIGHER (worse) / LOWER (better); a rate or a metric declared `better: higher`
+// (`items_per_second`, MB/s) LOWER (worse) / HIGHER (better). SAME, INCONCLUSIVE and INVALID read as
+// they are. The --json `verdict` keeps the contract's spelling (to_string) for every metric.
+std::string verdict_label(std::string_view metric, verdict v, better direction);
+// The direction from the name alone (better_for): for callers that hold no plan or stored policy.
 std::string verdict_label(std::string_view metric, verdict v);
 
 // A deterministic count of `abtest run --counts` (issue #16 item 2), `<bench>.counts.<name>` (e.g.

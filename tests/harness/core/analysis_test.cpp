@@ -77,9 +77,28 @@ TEST(analysis, a_rate_that_rises_is_faster_and_its_fall_is_slower) {
     EXPECT_NEAR(rate.primary.ratio(), 1.0 / time.primary.ratio(), 1e-9);
     EXPECT_EQ(a.any_slower(), ratio > 1) << ratio;
   }
-  EXPECT_EQ(metric_direction("synth.synthesis_constraints_per_s"), stats::better::higher);
-  EXPECT_EQ(metric_direction("synth.synthesis_s"), stats::better::lower);
-  EXPECT_EQ(metric_direction("proof.maxrss_mib"), stats::better::lower);
+}
+
+// A rate the name does not give away (a `lines` metric in MB/s, `b.level3_mb`) is judged as the
+// plan's rules declare it (issue #36): better higher, and with its own margin; each row says so.
+TEST(analysis, a_declared_direction_and_margin_judge_the_metric) {
+  for (const double ratio : {0.75, 1.3}) {
+    auto samples = planted(ratio, 10, 5);
+    for (auto& s : samples) s.metrics["b.level3_mb"] = 100.0 / s.metrics.at("b.total_s");
+    auto plan = two_arms();
+    const auto undeclared = analyze(plan, samples);
+    EXPECT_EQ(find(undeclared, "b.level3_mb").verdict, ratio < 1 ? stats::verdict::slower : stats::verdict::faster) << ratio;
+    EXPECT_EQ(find(undeclared, "b.level3_mb").policy.direction_from, stats::policy_source::fallback);
+    plan.metric_rules = {{"b.level3_mb", stats::better::higher, 0.5, false}};
+    const auto a = analyze(plan, samples);
+    const auto& rate = find(a, "b.level3_mb");
+    EXPECT_EQ(rate.verdict, ratio < 1 ? stats::verdict::faster : stats::verdict::slower) << ratio;
+    EXPECT_EQ(rate.policy.direction, stats::better::higher);
+    EXPECT_EQ(rate.policy.direction_from, stats::policy_source::manifest);
+    EXPECT_DOUBLE_EQ(rate.policy.margin, 0.5);
+    EXPECT_TRUE(rate.immaterial) << "a 25-30% move inside a declared 50% margin";
+    EXPECT_EQ(find(a, "b.total_s").policy.margin, plan.margin);
+  }
 }
 
 TEST(analysis, no_effect_is_same_not_slower) {

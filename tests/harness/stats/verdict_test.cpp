@@ -56,10 +56,11 @@ TEST(verdict, no_ci_is_inconclusive) {
   EXPECT_EQ(decide(e).value, verdict::inconclusive);
 }
 
-// Times and rates have a speed; sizes and counts do not: they read HIGHER / LOWER and say which is better.
-TEST(verdict, labels_speak_of_speed_only_for_times_and_rates) {
+// Times have a speed; sizes, counts and rates do not: they read HIGHER / LOWER and say which is better.
+TEST(verdict, labels_speak_of_speed_only_for_times) {
   EXPECT_EQ(verdict_label("proof.total_s", verdict::slower), "SLOWER");
-  EXPECT_EQ(verdict_label("synth.synthesis_constraints_per_s", verdict::faster), "FASTER");
+  EXPECT_EQ(verdict_label("synth.synthesis_constraints_per_s", verdict::faster), "HIGHER (better)");
+  EXPECT_EQ(verdict_label("synth.synthesis_constraints_per_s", verdict::slower), "LOWER (worse)");
   EXPECT_EQ(verdict_label("proof.maxrss_mib", verdict::slower), "HIGHER (worse)");
   EXPECT_EQ(verdict_label("proof.maxrss_mib", verdict::faster), "LOWER (better)");
   EXPECT_EQ(verdict_label("proof.instructions", verdict::faster), "LOWER (better)");
