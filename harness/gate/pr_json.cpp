@@ -11,6 +11,8 @@ nlohmann::json bound(const stats::log_estimate& e, double ratio) {
   return e.has_ci && std::isfinite(ratio) ? nlohmann::json(ratio) : nlohmann::json(nullptr);
 }
 
+}  // namespace
+
 nlohmann::json to_json(const metric_result& m) {
   return {{"metric", m.metric},
           {"verdict", stats::to_string(m.verdict)},
@@ -21,6 +23,8 @@ nlohmann::json to_json(const metric_result& m) {
           {"ci_low", bound(m.estimate, m.estimate.ratio_low())},
           {"ci_high", bound(m.estimate, m.estimate.ratio_high())}};
 }
+
+namespace {
 
 nlohmann::json to_json(const std::optional<experiment_outcome>& e) {
   if (!e) return nullptr;
@@ -69,6 +73,8 @@ nlohmann::json to_json(const pr_report& r) {
           {"alerts", {{"recorded", recorded}, {"touched", touched}}},
           {"wall_s", r.wall_s},
           {"budget_s", r.budget_s},
+          {"defaults_changed", to_json(r.flips)},
+          {"attribution", r.attribution ? to_json(*r.attribution) : nlohmann::json(nullptr)},
           {"notes", r.notes}};
 }
 
