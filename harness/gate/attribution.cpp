@@ -36,7 +36,7 @@ std::string reverted_text(const reverted_default& r, const std::string& metric) 
                                                              m->estimate.ratio_high())
                                                : fmt::format("{:.4f}×", m->estimate.ratio());
   static constexpr const char* why[] = {"the flip accounts for it", "not the flip alone: the rest of the change moves it too",
-                                        "undecided"};
+                                        "undecided at this noise (more rounds, --max-rounds, would tell)"};
   return fmt::format("reverting {}'s default alone gives {} ({}): {}", r.toggle, ratio, stats::verdict_label(m->metric, m->verdict),
                      why[static_cast<int>(share_of(r, metric))]);
 }

@@ -118,6 +118,15 @@ TEST(commit_bisect_flip, names_the_commit_and_the_toggle_that_flipped_a_default)
   ASSERT_EQ(j["defaults_changed"].size(), 1u) << j.dump(2);
   EXPECT_EQ(j["defaults_changed"][0]["text"], "SLOW: OFF → ON");
   EXPECT_EQ(j["defaults_changed_in_range"], j["defaults_changed"]);
+
+  // `check` builds the same way: the checkout (main) against the commit before the flip.
+  const auto c = run_abtest({"--json", "--manifest", (repo / "abtest.json").string(), "--db", (dir.path() / "r.db").string(), "check",
+                             "--against", shas[1], "--metric", "planted.work_count", "--rounds", "3", "-j", "2"});
+  ASSERT_EQ(c.code, 1) << c.err;
+  const auto k = json_of(c);
+  EXPECT_EQ(k["variant"], "defaults");
+  ASSERT_EQ(k["defaults_changed"].size(), 1u) << k.dump(2);
+  EXPECT_EQ(k["defaults_changed"][0]["text"], "SLOW: OFF → ON");
 }
 
 }  // namespace
