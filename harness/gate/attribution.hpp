@@ -4,7 +4,7 @@
 //
 //   gate::flip_attribution a;                       // filled by `abtest pr` once a change is confirmed
 //   a.reverted.push_back({"FX_X2", "OFF", "defaults+FX_X2=OFF@…", {m}});
-//   gate::reverted_text(a.reverted[0], m.metric)    // "reverting FX_X2's default alone gives 1.0000× …"
+//   gate::reverted_text(a.reverted[0], head_row(a, m))    // "reverting FX_X2's default alone gives 1.0000× …"
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -30,15 +30,20 @@ struct flip_attribution {
   std::vector<std::string> notes;       // a flip that could not be put back, and why
 };
 
-// How much of a confirmed move of `metric` the flip of `r.toggle` explains: the head with the old
-// default does not move against the base (accounts), or it still does (not_alone); unknown when
-// the attribution did not measure it.
-enum class flip_share { accounts, not_alone, unknown };
-flip_share share_of(const reverted_default& r, const std::string& metric);
+// How much of a confirmed move of `head.metric` (the head against the base) the flip of `r.toggle`
+// explains: the head with the old default reads the same as the base (accounts); it is undecided,
+// but its CI leaves out the head's ratio on the base's side (most); it still moves (not_alone);
+// unknown when the attribution did not measure it or its CI holds the head's ratio too.
+enum class flip_share { accounts, most, not_alone, unknown };
+flip_share share_of(const reverted_default& r, const metric_result& head);
 const char* to_string(flip_share s);
 
 // "reverting FX_X2's default alone gives 1.0000× [0.9990, 1.0010] (SAME): the flip accounts for it"
-std::string reverted_text(const reverted_default& r, const std::string& metric);
+std::string reverted_text(const reverted_default& r, const metric_result& head);
+
+// The head's row of `metric` in the attribution's own experiment (the same rounds as the reverted
+// builds), else `fallback`.
+const metric_result& head_row(const flip_attribution& a, const metric_result& fallback);
 
 // `abtest pr --json`'s "defaults_changed" and "attribution" (docs/design.md §9.2).
 nlohmann::json to_json(const std::vector<default_flip>& flips);

@@ -47,7 +47,7 @@ std::string flips_markdown(const pr_report& r) {
       if (c.state != confirmation::confirmed) continue;
       for (const auto& rev : r.attribution->reverted)
         out += fmt::format("- `{}`: {} {:.2f}×; {}\n", c.first.metric, label(c.first), c.first.estimate.ratio(),
-                           reverted_text(rev, c.first.metric));
+                           reverted_text(rev, head_row(*r.attribution, c.first)));
     }
   return out + "\n";
 }

@@ -27,18 +27,25 @@ pr_report flipped(std::optional<flip_attribution> attribution) {
   return rep;
 }
 
-reverted_default reverting(verdict v, double ratio) {
-  return {"FX_X2", "OFF", "defaults+FX_X2=OFF@222222222222", {test::metric("proof.total_s", v, ratio)}};
+reverted_default reverting(verdict v, double ratio, double half = 0.01) {
+  return {"FX_X2", "OFF", "defaults+FX_X2=OFF@222222222222", {test::metric("proof.total_s", v, ratio, half)}};
 }
 
 TEST(attribution, a_reverted_default_that_does_not_move_accounts_for_the_change) {
-  EXPECT_EQ(share_of(reverting(verdict::same, 1.0), "proof.total_s"), flip_share::accounts);
-  EXPECT_EQ(share_of(reverting(verdict::slower, 1.05), "proof.total_s"), flip_share::not_alone);
-  EXPECT_EQ(share_of(reverting(verdict::inconclusive, 1.02), "proof.total_s"), flip_share::unknown);
-  EXPECT_EQ(share_of(reverting(verdict::same, 1.0), "synth.total_s"), flip_share::unknown) << "not measured";
-  EXPECT_EQ(reverted_text(reverting(verdict::same, 1.0), "proof.total_s"),
+  const metric_result head = test::metric("proof.total_s", verdict::slower, 1.08);
+  EXPECT_EQ(share_of(reverting(verdict::same, 1.0), head), flip_share::accounts);
+  EXPECT_EQ(share_of(reverting(verdict::slower, 1.05), head), flip_share::not_alone);
+  // Undecided against the base: "most" when its CI leaves the head's 1.08 out, else unknown.
+  EXPECT_EQ(share_of(reverting(verdict::inconclusive, 1.02), head), flip_share::most);
+  EXPECT_EQ(share_of(reverting(verdict::inconclusive, 1.02, 0.1), head), flip_share::unknown);
+  EXPECT_EQ(share_of(reverting(verdict::same, 1.0), test::metric("synth.total_s", verdict::slower, 1.08)), flip_share::unknown)
+      << "not measured";
+  EXPECT_EQ(reverted_text(reverting(verdict::same, 1.0), head),
             "reverting FX_X2's default alone gives 1.0000× [0.9900, 1.0101] (SAME): the flip accounts for it");
-  EXPECT_EQ(reverted_text({"FX_X2", "OFF", "", {}}, "proof.total_s"), "the head does not build with FX_X2=OFF");
+  EXPECT_EQ(reverted_text(reverting(verdict::inconclusive, 1.02), head),
+            "reverting FX_X2's default alone gives 1.0200× [1.0099, 1.0303] (INCONCLUSIVE): the flip accounts for most of it "
+            "(the head reads 1.0800× in the same rounds, outside this CI)");
+  EXPECT_EQ(reverted_text({"FX_X2", "OFF", "", {}}, head), "the head does not build with FX_X2=OFF");
 }
 
 TEST(attribution, the_comment_names_the_flip_beside_the_verdict_and_attributes_it) {
