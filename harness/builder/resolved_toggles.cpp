@@ -79,21 +79,10 @@ resolved_toggles resolved_from_json(const nlohmann::json& j) {
   return out;
 }
 
-std::string to_text(const std::string& id, const resolved_toggle& r) {
-  const char* by = r.handed ? "given" : "the project's default";
-  if (r.level) return fmt::format("{}={} ({})", id, *r.level, by);
-  if (r.value) return fmt::format("{}: value \"{}\", no level of the manifest ({})", id, *r.value, by);
-  return fmt::format("{} unset ({})", id, by);
-}
-
-namespace {
-
-std::string side_text(const resolved_toggle& r) {
+std::string to_text(const resolved_toggle& r) {
   if (r.level) return *r.level;
   return r.value ? fmt::format("\"{}\"", *r.value) : "unset";
 }
-
-}  // namespace
 
 std::vector<default_flip> default_flips(const resolved_toggles& before, const resolved_toggles& after) {
   std::vector<default_flip> out;
@@ -102,7 +91,7 @@ std::vector<default_flip> default_flips(const resolved_toggles& before, const re
     if (a == after.end() || b.handed || a->second.handed) continue;
     // Unknown on both sides (nothing read back) is no evidence of a change.
     if (!b.value && !b.level && !a->second.value && !a->second.level) continue;
-    const std::string from = side_text(b), to = side_text(a->second);
+    const std::string from = to_text(b), to = to_text(a->second);
     if (from != to) out.push_back({id, from, to, b.level});
   }
   return out;

@@ -4,7 +4,7 @@
 //
 //   const resolved_toggles r = b.build(v).resolved;
 //   r.at("FX_X2").level == "ON", r.at("FX_X2").handed == false   // the project's own default
-//   to_text("FX_X2", r.at("FX_X2")) == "FX_X2=ON (the project's default)"
+//   to_text(r.at("FX_X2")) == "ON"
 #pragma once
 
 #include <map>
@@ -46,8 +46,8 @@ std::optional<std::string> level_of_features(const toggle_spec& t, const std::se
 nlohmann::json to_json(const resolved_toggles& r);
 resolved_toggles resolved_from_json(const nlohmann::json& j);  // the inverse; {} for anything else
 
-// "FX_X2=ON (the project's default)", "SIZE=2 (given)", "FX_X2 unset (the project's default)".
-std::string to_text(const std::string& id, const resolved_toggle& r);
+// What it was, in words: its level ("ON"), else its value in quotes ("\"fast\""), else "unset".
+std::string to_text(const resolved_toggle& r);
 
 // A toggle that two builds left to the project and that resolved differently in them: a default
 // the change between them flipped.
