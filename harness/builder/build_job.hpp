@@ -115,6 +115,7 @@ struct system_result {
   std::map<std::string, std::filesystem::path> programs;  // target → file, where the build system says
   std::string compiler, flags, tool_version;
   std::optional<int> units_compiled, links;  // from the tool's own output where the cache cannot tell
+  resolved_toggles resolved;  // what the tool says each toggle ended up as (CMake's cache, Cargo's features)
 };
 
 // The configure step of a system that configures a folder once (CMake, Meson): `line` runs when the
@@ -129,8 +130,11 @@ struct configure_outcome {
 configure_outcome configure_once(const build_job& j, const std::vector<std::string>& line, const std::string& configured,
                                  const std::string& afresh, std::size_t afresh_at, const std::function<void()>& before = {});
 
-// `-D<option>=<value>` for every option toggle of the job's variant, off levels too, so that a
-// configured folder never keeps a level from an earlier configure (CMake and Meson take the same form).
+// `-D<option>=<value>` for every option toggle the job hands a level (builder_options::pinned: all
+// of them for a variant, off levels too, so that a configured folder never keeps a level from an
+// earlier configure; CMake and Meson take the same form). Toggles left to the project's defaults
+// get none: the configure that leaves one out runs afresh (configure_once), so its cache holds the
+// project's own default.
 std::vector<std::string> option_definitions(const build_job& j);
 
 // Counts the lines of `text` that match `pattern` (links, compiled crates in a tool's output).

@@ -40,7 +40,7 @@ std::vector<std::string> option_definitions(const build_job& j) {
   std::vector<std::string> out;
   const auto levels = j.v.all_levels(j.m);
   for (const auto& t : j.m.toggles)
-    if (t.kind == toggle_kind::option) out.push_back(fmt::format("-D{}={}", t.option, *t.value_of(levels.at(t.id))));
+    if (t.kind == toggle_kind::option && hands(j.options, t.id)) out.push_back(fmt::format("-D{}={}", t.option, *t.value_of(levels.at(t.id))));
   return out;
 }
 

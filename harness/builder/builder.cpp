@@ -49,6 +49,19 @@ variant build_part(const variant& v, const manifest& m) {
   return out;
 }
 
+std::string defaults_key(const variant& v, const std::set<std::string>& pinned, const manifest& m) {
+  std::string key = "defaults";
+  for (const auto& t : m.toggles) {
+    if (!pinned.count(t.id)) continue;
+    const auto it = v.levels.find(t.id);
+    const std::string& level = it == v.levels.end() ? t.off() : it->second;
+    key += t.two_level() && level == t.on ? "+" + t.id : fmt::format("+{}={}", t.id, level);
+  }
+  return key;
+}
+
+bool hands(const builder_options& options, const std::string& id) { return !options.pinned || options.pinned->count(id) > 0; }
+
 std::vector<std::pair<std::string, std::string>> handed_values(const variant& v, const manifest& m) {
   std::vector<std::pair<std::string, std::string>> out;
   const auto levels = v.all_levels(m);
@@ -104,8 +117,20 @@ static void keep_state_out_of_git(const manifest& m) {
   if (!fs::exists(m.state_dir() / ".gitignore")) std::ofstream(m.state_dir() / ".gitignore") << "*\n";
 }
 
+std::string builder::key(const variant& v) const {
+  const variant bv = build_part(v, m_);
+  if (!options_.pinned) return bv.key(m_);
+  std::set<std::string> pinned;  // the build's part of them: env toggles change no build
+  for (const auto& id : *options_.pinned)
+    if (const toggle_spec* t = m_.find_toggle(id); t && t->changes_build()) pinned.insert(id);
+  return defaults_key(bv, pinned, m_);
+}
+
 fs::path builder::folder(const variant& v) const {
-  return options_.build_root / (build_part(v, m_).folder_name(m_) + options_.folder_suffix);
+  std::string name = options_.pinned ? key(v) : build_part(v, m_).folder_name(m_);
+  for (char& c : name)
+    if (c == '=') c = '-';
+  return options_.build_root / (name + options_.folder_suffix);
 }
 
 std::vector<std::string> builder::configure_command(const variant& v) const {
@@ -127,11 +152,28 @@ command_line builder::build_command_line(const variant& v) const {
   return expand_build_command(j);
 }
 
+resolved_toggles builder::resolved_in(const variant& v, resolved_toggles from_tool) const {
+  // What the tool did not read back: a handed level is what it was given; a toggle left to the
+  // project is unknown (a Meson option, a command's variable the project sets itself).
+  const auto levels = v.all_levels(m_);
+  for (const auto& t : m_.toggles) {
+    if (!t.changes_build() || from_tool.count(t.id)) continue;
+    resolved_toggle r;
+    r.handed = hands(options_, t.id) || t.changes_source();  // a patch is applied or not: abtest's doing
+    if (r.handed) {
+      r.level = levels.at(t.id);
+      r.value = t.changes_source() ? *r.level : t.value_of(*r.level).value_or("");
+    }
+    from_tool[t.id] = r;
+  }
+  return from_tool;
+}
+
 build_outcome builder::build(const variant& requested, const build_output_fn& on_output) const {
   const variant v = build_part(requested, m_);
   build_outcome out;
   out.v = v;
-  out.key = v.key(m_);
+  out.key = key(v);
   const fs::path top = folder(v);
   // With worktrees: <top>/src is the variant's worktree and <top>/build its build folder, so the
   // paths below them are the same in every variant and the compiler cache can share objects.
@@ -186,6 +228,7 @@ build_outcome builder::build(const variant& requested, const build_output_fn& on
   out.compiler = r.compiler;
   out.flags = r.flags;
   out.tool_version = r.tool_version;
+  out.resolved = resolved_in(v, r.resolved);
   bool ok = r.ok;
   out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (ok) {

@@ -13,12 +13,14 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "harness/builder/compiler_cache.hpp"
+#include "harness/builder/resolved_toggles.hpp"
 #include "harness/builder/source_tree.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/core/variant.hpp"
@@ -54,6 +56,7 @@ struct build_outcome {
   std::string tool_version;          // cmake --version / cargo -V, first line
   source_state source;
   std::vector<std::string> applied;  // patch / revert toggles applied in its worktree
+  resolved_toggles resolved;         // what every toggle that changes the build was in it (issue #37)
   build_cost cost;                   // objects compiled, cache hits and misses, links, notes
 };
 
@@ -64,6 +67,12 @@ struct builder_options {
   std::string folder_suffix;         // appended to the variant's folder (noise-floor rebuilds)
   std::vector<std::string> targets;  // empty: the manifest's build.targets
   std::optional<bool> without_cuda;  // default: this host has no CUDA device
+  // Which toggles the build hands a level (design §3.1). nullopt: every toggle of the manifest, off
+  // levels too — a variant experiment. A set: only these ids, at the variant's level (off when it
+  // has none); every other toggle is left to the project's own default (its option()'s, its
+  // `default` features, its build's own variable) — a commit as it ships (pr, bisect --commits,
+  // check; issue #37). Such a build is named `defaults`, `defaults+CRASH`, … (defaults_key).
+  std::optional<std::set<std::string>> pinned;
 };
 
 // A command build's argv and the environment its `var` toggles give it.
@@ -85,6 +94,9 @@ class builder {
   // The tools' output goes to the build's log as it comes, and to `on_output` line by line.
   build_outcome build(const variant& v, const build_output_fn& on_output = {}) const;
   std::filesystem::path folder(const variant& v) const;
+  // What the build of `v` is called: its variant key (build_part), or with builder_options::pinned
+  // its defaults_key.
+  std::string key(const variant& v) const;
 
   // The configure line for `v` (cmake, meson setup; empty for systems without one), for tests and
   // `abtest build --dry-run`.
@@ -94,6 +106,9 @@ class builder {
   command_line build_command_line(const variant& v) const;
 
  private:
+  // The driver's read-back, completed for every toggle that changes the build.
+  resolved_toggles resolved_in(const variant& v, resolved_toggles from_tool) const;
+
   const manifest& m_;
   builder_options options_;
   source_snapshot snapshot_;
@@ -111,6 +126,12 @@ exec::env_changes run_env(const variant& v, const manifest& m);
 // What `v`'s option and var toggles that have `values` hand its build, off levels too: (toggle id,
 // value) in manifest order. The variant key names only the levels; this says what they meant.
 std::vector<std::pair<std::string, std::string>> handed_values(const variant& v, const manifest& m);
+// The name of a build that leaves every toggle but `pinned` to the project's own defaults:
+// "defaults", then each pinned toggle in manifest order as the variant key spells it, off levels
+// too ("defaults+CRASH", "defaults+SLOW=OFF").
+std::string defaults_key(const variant& v, const std::set<std::string>& pinned, const manifest& m);
+// Whether a build with `options` hands toggle `id` a level.
+bool hands(const builder_options& options, const std::string& id);
 // What makes two arms the same program: their binaries and their run-time environment.
 std::string program_digest(const std::string& binaries_digest, const exec::env_changes& env);
 // The targets that the named benchmarks' `{bin}/NAME` programs come from (all benchmarks if empty),

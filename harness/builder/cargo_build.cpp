@@ -1,4 +1,5 @@
-// Cargo: `cargo build` with the variant's features in one target folder shared by every variant
+// Cargo: `cargo build` with the variant's features (the crate's `default` kept in force, and each
+// feature toggle's resolved level read from `cargo metadata`) in one target folder shared by every variant
 // (Cargo keeps each feature set's artifacts apart in it), the programs copied to the variant's own
 // folder under a lock (design §3.1).
 #include <fmt/format.h>
@@ -11,6 +12,8 @@
 #include <set>
 
 #include "harness/builder/build_system_driver.hpp"
+#include "harness/builder/cargo_features.hpp"
+#include "harness/exec/process.hpp"
 
 namespace abtest {
 namespace {
@@ -24,17 +27,61 @@ std::string cargo_profile_dir(const std::string& profile) {
   return profile;
 }
 
+// The crate's [features] table (`cargo metadata`, offline: --no-deps reads only the package's own
+// Cargo.toml); nullopt when cargo cannot say.
+std::optional<cargo_feature_table> read_feature_table(const build_job& j) {
+  exec::process_options o;
+  const fs::path cargo_toml = j.source / "Cargo.toml";
+  o.argv = {"cargo", "metadata", "--no-deps", "--format-version", "1", "--offline", "--manifest-path", cargo_toml.string()};
+  o.working_dir = j.source;
+  o.hardware_counters = false;
+  o.timeout_s = 60;
+  const auto res = exec::run_process(o);
+  if (!res.started || res.exit_code != 0) return std::nullopt;
+  return parse_cargo_features(res.out.head, fs::weakly_canonical(cargo_toml));
+}
+
+// The feature flags of the job's handed toggle levels with the crate's `default` list in force
+// (cargo_features.hpp), and what every feature toggle resolved to: its features the build enables
+// (issue #37).
+cargo_feature_flags toggle_features(const build_job& j, resolved_toggles& resolved) {
+  std::set<std::string> wanted, unwanted;
+  const auto levels = j.v.all_levels(j.m);
+  for (const auto& t : j.m.toggles)
+    if (t.kind == toggle_kind::feature && hands(j.options, t.id))
+      for (const auto& [level, names] : t.features) (level == levels.at(t.id) ? wanted : unwanted).insert(names.begin(), names.end());
+  const auto table = read_feature_table(j);
+  cargo_feature_flags f;
+  if (table) f = feature_flags(*table, wanted, unwanted);
+  else f.features = wanted;
+  for (const auto& t : j.m.toggles) {
+    if (t.kind != toggle_kind::feature) continue;
+    resolved_toggle rt;
+    rt.handed = hands(j.options, t.id);
+    if (table) {
+      std::set<std::string> mine;
+      for (const auto& [level, names] : t.features)
+        for (const auto& x : names)
+          if (f.enabled.count(x)) mine.insert(x);
+      rt.value = fmt::format("{}", fmt::join(mine, ","));
+      rt.level = level_of_features(t, f.enabled);
+    } else if (rt.handed) {
+      rt.level = levels.at(t.id);  // unread: what was handed
+    }
+    resolved[t.id] = rt;
+  }
+  return f;
+}
+
 system_result build_cargo(const build_job& j) {
   system_result r;
   r.bin_dir = j.dir / cargo_profile_dir(j.m.build.profile);
   std::vector<std::string> argv = {"cargo", "build", "--profile", j.m.build.profile, "--manifest-path",
                                    (j.source / "Cargo.toml").string()};
   for (const auto& t : j.targets) argv.insert(argv.end(), {"--bin", t});
-  std::set<std::string> features;
-  const auto levels = j.v.all_levels(j.m);
-  for (const auto& t : j.m.toggles)
-    if (t.kind == toggle_kind::feature)
-      if (const auto it = t.features.find(levels.at(t.id)); it != t.features.end()) features.insert(it->second.begin(), it->second.end());
+  const cargo_feature_flags flags = toggle_features(j, r.resolved);
+  const std::set<std::string>& features = flags.features;
+  if (flags.no_default_features) argv.push_back("--no-default-features");
   if (!features.empty()) argv.insert(argv.end(), {"--features", fmt::format("{}", fmt::join(features, ","))});
   for (const auto& a : j.m.build.args) argv.push_back(a);
   if (j.without_cuda)
@@ -65,7 +112,7 @@ system_result build_cargo(const build_job& j) {
   r.units_compiled = count_matches(built, R"((^|\n)\s*Compiling \S+ v)");
   r.tool_version = j.version_of({"cargo", "-V"});
   r.compiler = j.version_of({"rustc", "-V"});
-  r.flags = fmt::format("--profile {}{}", j.m.build.profile,
+  r.flags = fmt::format("--profile {}{}{}", j.m.build.profile, flags.no_default_features ? " --no-default-features" : "",
                         features.empty() ? std::string{} : fmt::format(" --features {}", fmt::join(features, ",")));
   for (const auto& t : j.targets) r.programs[t] = r.bin_dir / t;
   return r;

@@ -1,5 +1,5 @@
-// CMake: configure once per folder (afresh when its arguments change), every option toggle as
-// -D<option>=<value>, an incremental `cmake --build` of the targets, and the programs found
+// CMake: configure once per folder (afresh when its arguments change), every option toggle handed a
+// level as -D<option>=<value>, each option toggle's value read back from the cache, an incremental `cmake --build` of the targets, and the programs found
 // through CMake's file API (design §3.1).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -67,6 +67,19 @@ system_result build_cmake(const build_job& j) {
   std::string upper = j.m.build.build_type;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   r.flags = value("CMAKE_CXX_FLAGS") + " " + value("CMAKE_CXX_FLAGS_" + upper);
+  // What each option toggle ended up as: the cache, where the project's option() put its default
+  // when abtest handed it no -D (issue #37). No cache (a configure that failed): nothing to read.
+  if (!cache.empty())
+    for (const auto& t : j.m.toggles) {
+      if (t.kind != toggle_kind::option) continue;
+      resolved_toggle rt;
+      rt.handed = hands(j.options, t.id);
+      if (const auto it = cache.find(t.option); it != cache.end()) {
+        rt.value = it->second.value;
+        rt.level = level_of_value(t, it->second.value);
+      }
+      r.resolved[t.id] = rt;
+    }
   r.tool_version = j.version_of({"cmake", "--version"});
   r.programs = file_api_artifacts(j.dir);
   r.ok = ok;

@@ -1,8 +1,10 @@
-// A command: the project's own build line run in the variant's git worktree, `var` toggles as
-// {NAME} in its argv and $NAME in its environment; a changed line cleans the worktree first
+// A command: the project's own build line run in the variant's git worktree, `var` toggles handed a
+// level as {NAME} in its argv and $NAME in its environment; a changed line cleans the worktree first
 // (design §3.1).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "harness/builder/build_system_driver.hpp"
 #include "harness/exec/git.hpp"
@@ -15,9 +17,17 @@ command_line expand_build_command(const build_job& j) {
   command_line c;
   std::map<std::string, std::string> values = {{"build_dir", j.dir.string()}};
   const auto levels = j.v.all_levels(j.m);
+  std::vector<std::string> left;  // {VAR} of toggles left to the project's defaults (builder_options::pinned)
   for (const auto& t : j.m.toggles)
-    if (t.kind == toggle_kind::var) values[t.var] = c.env[t.var] = *t.value_of(levels.at(t.id));
-  for (const auto& arg : j.m.build.command) c.argv.push_back(expand_placeholders(arg, values));
+    if (t.kind == toggle_kind::var) {
+      if (hands(j.options, t.id)) values[t.var] = c.env[t.var] = *t.value_of(levels.at(t.id));
+      else left.push_back("{" + t.var + "}");
+    }
+  // An argument that names a toggle left to the project is left out whole (`make X2={X2}` runs as
+  // `make`), and its variable is not set: the project's own default decides.
+  for (const auto& arg : j.m.build.command)
+    if (std::none_of(left.begin(), left.end(), [&](const auto& p) { return arg.find(p) != std::string::npos; }))
+      c.argv.push_back(expand_placeholders(arg, values));
   if (j.without_cuda)
     for (const auto& a : j.m.build.without_cuda_args) c.argv.push_back(a);
   return c;

@@ -59,6 +59,29 @@ introspection introspect(const fs::path& dir) {
   return out;
 }
 
+// What each option toggle ended up as: Meson's record of the folder's options
+// (meson-info/intro-buildoptions.json), where meson_options.txt's default stands when abtest handed
+// no -D (issue #37). A boolean or a number is written as JSON writes it ("true", "300").
+void read_options(const build_job& j, resolved_toggles& out) {
+  std::ifstream in(j.dir / "meson-info" / "intro-buildoptions.json");
+  const nlohmann::json options = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!options.is_array()) return;
+  std::map<std::string, std::string> values;
+  for (const auto& o : options)
+    if (o.is_object() && o.contains("name") && o["name"].is_string() && o.contains("value"))
+      values[o["name"].get<std::string>()] = o["value"].is_string() ? o["value"].get<std::string>() : o["value"].dump();
+  for (const auto& t : j.m.toggles) {
+    if (t.kind != toggle_kind::option) continue;
+    resolved_toggle rt;
+    rt.handed = hands(j.options, t.id);
+    if (const auto it = values.find(t.option); it != values.end()) {
+      rt.value = it->second;
+      rt.level = level_of_value(t, it->second);
+    }
+    out[t.id] = rt;
+  }
+}
+
 system_result build_meson(const build_job& j) {
   system_result r;
   r.bin_dir = j.dir;
@@ -80,6 +103,7 @@ system_result build_meson(const build_job& j) {
   r.programs = found.programs;
   r.compiler = found.compiler;
   r.flags = found.flags;
+  read_options(j, r.resolved);
   r.tool_version = j.version_of({"meson", "--version"});
   r.ok = ok;
   return r;

@@ -403,7 +403,7 @@ static const registrar bisect_command(40, [](CLI::App& app, global_options& g, a
   cmd->add_option("--to", f->to, "the slow end, a variant SPEC (default: all)");
   cmd->add_option("--metric", f->metric, "the metric searched (default: proof.total_s, else the only <bench>.total_s)");
   cmd->add_option("--commits", f->commits, "GOOD..BAD: find the first commit that is slower than GOOD");
-  cmd->add_option("--toggle,-t", f->toggles, "with --commits: the variant built at every commit (default: base)");
+  cmd->add_option("--toggle,-t", f->toggles, "with --commits: give this toggle ID[=LEVEL] at every commit (default: none — each commit's own defaults)");
   cmd->add_option("--design", f->design, "auto (the cheapest to the precision needed), full, half (resolution V) or group (testing)")
       ->check(CLI::IsMember({"auto", "full", "half", "group"}));
   add_measurement_options(cmd, f->measure, {.rounds_help = "fixed rounds per comparison and matrix (default: adaptive, 10–50; matrix 6)",

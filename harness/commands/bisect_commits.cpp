@@ -1,5 +1,6 @@
 // `abtest bisect --commits GOOD..BAD`: which commit of a range made a variant slower — each tested
-// commit built in its own worktree, compared with GOOD by the three-valued comparison (design §7).
+// commit built in its own worktree with its own defaults, compared with GOOD by the three-valued
+// comparison (design §7); the defaults the first bad commit flipped are named (issue #37).
 // Phases: resolve → build the ends → search → report (one outcome, printed or written as JSON).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,6 +16,7 @@
 #include "harness/experiment/experiment.hpp"
 #include "harness/counts/mechanism_format.hpp"
 #include "harness/experiment/worktree.hpp"
+#include "harness/gate/attribution.hpp"
 #include "harness/report/mechanisms.hpp"
 #include "harness/report/verdict_json.hpp"
 #include "harness/search/commit_bisect.hpp"
@@ -27,7 +29,8 @@ namespace {
 struct commit_request {
   manifest m;
   std::vector<std::string> range;  // GOOD, then GOOD..BAD oldest first
-  variant v;                       // built at every commit
+  variant v;                       // the toggles named (--toggle), at every commit
+  std::set<std::string> named;     // their ids: every other toggle is left to each commit's default
   measurement mm;
   oracle_settings s;
 };
@@ -39,6 +42,7 @@ void resolve(const bisect_flags& f, const global_options& g, commit_request& q) 
   q.m = load_manifest_for(g);
   q.range = commit_range(q.m, f.commits.substr(0, dots), f.commits.substr(dots + 2));
   q.v = variant_from_flags(f.toggles, q.m);
+  q.named = named_toggles(f.toggles);
   q.s.metric = choose_metric(q.m, f.metric, nullptr);
   q.mm = resolve_measurement(f.measure, q.m, rounds_rule::adaptive_when_zero);
   q.s.fixed_rounds = q.mm.rounds;
@@ -71,6 +75,9 @@ struct commit_outcome {
   std::vector<std::pair<std::string, std::string>> tested;  // (commit, verdict or "unbuildable"), in test order
   std::optional<std::size_t> first_bad;                     // index into the range
   std::vector<std::size_t> candidates;                      // when the search could not narrow it to one
+  std::string built_as;                                     // "defaults", "defaults+CRASH"
+  std::vector<default_flip> flips;                          // defaults the first bad commit flipped (issue #37)
+  std::vector<default_flip> range_flips;                    // … and GOOD..BAD as a whole
   int runs = 0;
   double wall_s = 0;
   std::vector<report::mechanism_entry> mechanisms;  // --counts: the first bad commit's vs GOOD
@@ -84,7 +91,7 @@ nlohmann::json to_json(const commit_outcome& o) {
   for (auto i : o.candidates) candidates.push_back(range[i]);
   nlohmann::json out = {{"experiment", o.experiment},   {"good", range.front()},
                         {"bad", range.back()},          {"metric", o.q.s.metric},
-                        {"variant", o.q.v.key(o.q.m)},  {"verdict", stats::to_string(o.overall.verdict)},
+                        {"variant", o.built_as},  {"verdict", stats::to_string(o.overall.verdict)},
                         {"ratio", o.overall.estimate.ratio()}, {"first_bad", nullptr},
                         {"candidates", candidates},     {"tested", tested},
                         {"commits", range.size()},      {"runs", o.runs},
@@ -93,6 +100,8 @@ nlohmann::json to_json(const commit_outcome& o) {
     out["first_bad"] = range[*o.first_bad];
     out["subject"] = commit_subject(o.q.m, range[*o.first_bad]);
   }
+  out["defaults_changed"] = gate::to_json(o.flips);
+  out["defaults_changed_in_range"] = gate::to_json(o.range_flips);
   if (o.q.s.counts) {
     out["mechanisms"] = nlohmann::json::array();
     for (const auto& e : o.mechanisms) out["mechanisms"].push_back(report::to_json(e));
@@ -112,12 +121,15 @@ std::string to_text(const commit_outcome& o) {
   for (auto i : o.candidates) candidates.push_back(range[i]);
   if (o.first_bad) {
     out += fmt::format("first bad commit: {} {}\n", range[*o.first_bad], commit_subject(o.q.m, range[*o.first_bad]));
+    for (const auto& flip : o.flips) out += fmt::format("  {} in this commit\n", to_text(flip));
     for (const auto& e : o.mechanisms) out += counts::format_terminal(e.block, {.indent = "  "});
   }
   else if (o.overall.verdict == stats::verdict::slower)
     out += fmt::format("the first bad commit is one of: {}\n", fmt::join(candidates, ", "));
   else
     out += "BAD is not slower than GOOD — nothing to bisect\n";
+  if (!o.first_bad)
+    for (const auto& flip : o.range_flips) out += fmt::format("  {} between GOOD and BAD\n", to_text(flip));
   return out + fmt::format("{} commits in the range, {} tested, {} runs, {:.1f} s\n", range.size(), o.tested.size(), o.runs,
                            o.wall_s);
 }
@@ -133,13 +145,14 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   // Build the ends: both must build, or there is nothing to search.
   auto store = open_store(db_path(g, &q.m));
   const experiment_context ctx = context_for(g);
-  commit_arms arms(q.m, store, ctx, q.v, q.mm.jobs);
+  // Every commit as it ships: the toggles named at the same level throughout, the rest at its defaults.
+  commit_arms arms(q.m, store, ctx, q.v, q.named, q.mm.jobs);
   const auto good = arms(range.front());
   if (!good)
     throw user_error(exit_code::build_failed, fmt::format("GOOD ({}) does not build — pick a good commit that builds", range.front()));
   const auto bad = arms(range.back());
   if (!bad) throw user_error(exit_code::build_failed, fmt::format("BAD ({}) does not build — pick a bad commit that builds", range.back()));
-  q.s.parent = create_parent(store, q.m, {*good, *bad}, q.s, {{"commits", range}, {"variant", q.v.key(q.m)}});
+  q.s.parent = create_parent(store, q.m, {*good, *bad}, q.s, {{"commits", range}, {"variant", arms.name()}});
   experiment_oracle oracle(store, q.m, ctx, q.s, [](const search::levels&) { return std::nullopt; });
   oracle.set_relinker([&arms](const run_plan& plan, const arm_plan& arm, int k) { return arms.layouts(plan, arm, k); });
 
@@ -150,7 +163,8 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
     if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(*good, candidate, {q.mm.margin, 0.05, 1});
     return c;
   };
-  commit_outcome o{q.s.parent, q, compare(*bad), {}, std::nullopt, {}, 0, 0, {}, {}};
+  commit_outcome o{q.s.parent, q, compare(*bad), {}, std::nullopt, {}, arms.name(), {}, {}, 0, 0, {}, {}};
+  o.range_flips = default_flips(arms.resolved(range.front()), arms.resolved(range.back()));
   if (o.overall.verdict == stats::verdict::slower) {
     const search::commit_bisect_result result = search::bisect_commits(range.size(), [&](std::size_t i) {
       const auto arm = arms(range[i]);
@@ -167,7 +181,12 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
       if (!g.quiet && !g.json) fmt::print(stderr, "  {} {}: {}\n", range[i].substr(0, 12), commit_subject(q.m, range[i]), verdict);
       return state;
     });
-    if (result.found) o.first_bad = result.first_bad;
+    if (result.found) {
+      o.first_bad = result.first_bad;
+      // The defaults it flipped against its parent (built here if the search did not test it).
+      if (result.first_bad > 0 && arms(range[result.first_bad - 1]))
+        o.flips = default_flips(arms.resolved(range[result.first_bad - 1]), arms.resolved(range[result.first_bad]));
+    }
     else o.candidates = result.candidates;
   }
   store.set_experiment_status(q.s.parent, db::experiment_status::complete, std::chrono::system_clock::now());

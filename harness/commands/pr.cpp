@@ -1,5 +1,5 @@
 // `abtest pr [--base REF] [--head REF]`: the pull-request gate — the merge base and the head built as
-// commit arms, the benchmarks whose programs differ timed interleaved, every move confirmed by a
+// commit arms with their own defaults (a default the change flips is named and attributed, issue #37), the benchmarks whose programs differ timed interleaved, every move confirmed by a
 // second experiment, a markdown comment and an exit code by policy (issue #26; the logic: harness/gate).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -112,12 +112,14 @@ std::vector<gate::benchmark_decision> decide_benchmarks(const manifest& m, const
 
 // --- measure ---------------------------------------------------------------------------------
 
-// One experiment of head against base on `q.benchmarks`, within the budget's deadline: the first
-// gets 60% of the budget when a confirmation may follow, the confirmation what is left. The budget
-// is of the measurements: it starts after the builds, whose time the cache and the project decide.
+// One experiment of `sides` (the base first, its baseline; then the head; then any other arm) on
+// `q.benchmarks`, until `deadline`. `out.metrics` are the head's against the base; `others` gets
+// every further arm's by key. The budget is of the measurements: it starts after the builds, whose
+// time the cache and the project decide.
 gate::experiment_outcome measure_pr(const gate::experiment_request& q, const manifest& m, const measurement& mm, const pr_flags& f,
-                                    const pr_sides& s, commit_arms& arms, db::results_store& store, const experiment_context& ctx,
-                                    clock_type::time_point measuring_since, const global_options& g) {
+                                    const pr_sides& s, const std::vector<arm_plan>& sides, commit_arms& arms, db::results_store& store,
+                                    const experiment_context& ctx, clock_type::time_point deadline, const global_options& g,
+                                    std::map<std::string, std::vector<gate::metric_result>>* others = nullptr) {
   run_plan plan;
   plan.benchmarks = q.benchmarks;
   plan.params = mm.params;
@@ -128,13 +130,16 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
   plan.margin = mm.margin;
   plan.metric_rules = m.metric_rules;
   plan.layouts = f.layouts;
-  plan.arms = {s.base_arm, s.head_arm};
+  plan.arms = sides;
+  for (auto& arm : plan.arms) arm.role = "candidate";
   plan.arms[0].role = "baseline";
-  plan.arms[1].role = "candidate";
   if (f.layouts > 0) {
-    auto base = arms.layouts(plan, s.base_arm, f.layouts), head = arms.layouts(plan, s.head_arm, f.layouts);
-    plan.arms = std::move(base);
-    plan.arms.insert(plan.arms.end(), head.begin(), head.end());
+    std::vector<arm_plan> linked;
+    for (const auto& side : sides) {
+      auto k = arms.layouts(plan, side, f.layouts);
+      linked.insert(linked.end(), k.begin(), k.end());
+    }
+    plan.arms = std::move(linked);
   }
   // --counts: the first experiment's arms counted once under Valgrind; the rerun needs no second count.
   const bool counted = f.counts && q.attempt == 0;
@@ -142,14 +147,13 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
                                            {{"pr", {{"base", s.base}, {"head", s.head}, {"attempt", q.attempt}}}, {"counts", counted}});
   gate::experiment_outcome out;
   if (counted) out.notes = measure_counts(store, m, plan, id, ctx);
-  const double share = q.attempt == 0 && !f.no_confirm ? 0.6 : 1.0;
-  const auto deadline = measuring_since + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(f.budget_s * share));
   bool budget_ended = false;
   experiment_context budgeted = ctx;
   budgeted.stop_between_rounds = [&] { return budget_ended = clock_type::now() >= deadline; };
+  static constexpr const char* what[] = {"experiment", "confirmation", "attribution"};
   if (!g.quiet && !g.json)
-    fmt::print(stderr, "{} {}: {} × {} on {}, seed {}\n", q.attempt == 0 ? "experiment" : "confirmation", id,
-               s.head.substr(0, 12), s.base.substr(0, 12), fmt::join(q.benchmarks, ", "), q.seed);
+    fmt::print(stderr, "{} {}: {} × {} on {}, seed {}\n", what[std::min(q.attempt, 2)], id, s.head.substr(0, 12), s.base.substr(0, 12),
+               fmt::join(q.benchmarks, ", "), q.seed);
   std::vector<sample> samples;
   process_source source(m, plan);
   const execution done = execute(store, m, plan, id, source, samples, budgeted);
@@ -163,8 +167,10 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
   out.failed = done.analysis.any_failed();
   for (const auto& row : done.analysis.rows) {
     if (is_auxiliary_metric(row.metric) || stats::is_count_metric(row.metric)) continue;
-    out.metrics.push_back({row.metric, row.verdict, row.immaterial, row.primary, row.baseline_median, row.candidate_median, row.note,
-                           row.policy});
+    const gate::metric_result r{row.metric, row.verdict, row.immaterial, row.primary, row.baseline_median, row.candidate_median, row.note,
+                                row.policy};
+    if (row.variant == sides[1].key) out.metrics.push_back(r);
+    else if (others) (*others)[row.variant].push_back(r);
   }
   if (counted) {
     std::vector<std::string> variants;
@@ -179,6 +185,41 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
   if (done.schedule.interrupted && !budget_ended)
     throw user_error(exit_code::bench_failed, fmt::format("interrupted — experiment {} is incomplete; run `abtest pr` again", id));
   return out;
+}
+
+// The attribution of the confirmed changes to the defaults the change flipped (issue #37): the head
+// built once per flipped toggle with the base's level, timed in one experiment beside the base and
+// the head on the benchmarks that moved, with what is left of the budget's confirmation share.
+gate::flip_attribution attribute_flips(const gate::pr_report& rep, const manifest& m, const measurement& mm, const pr_flags& f,
+                                       const pr_sides& s, commit_arms& arms, db::results_store& store, const experiment_context& ctx,
+                                       const global_options& g) {
+  gate::flip_attribution a;
+  std::vector<arm_plan> sides{s.base_arm, s.head_arm};
+  for (const auto& flip : rep.flips) {
+    gate::reverted_default r{flip.toggle, flip.from_level.value_or(""), {}, {}};
+    if (!flip.from_level || !m.find_toggle(flip.toggle)) {
+      a.notes.push_back(fmt::format("{}: the base's value is no level of the manifest's toggle — it cannot be put back alone", to_text(flip)));
+      continue;
+    }
+    if (const auto arm = arms.with_level(s.head, flip.toggle, *flip.from_level)) {
+      r.arm = arm->key;
+      sides.push_back(*arm);
+    } else {
+      a.notes.push_back(fmt::format("the head does not build with {}={} — {}", flip.toggle, *flip.from_level,
+                                    arms.failure(s.head + "+" + flip.toggle + "=" + *flip.from_level)));
+    }
+    a.reverted.push_back(std::move(r));
+  }
+  std::set<std::string> benches;
+  for (const auto& c : rep.result.changed)
+    if (c.state == gate::confirmation::confirmed) benches.insert(alerts::benchmark_of(c.first.metric));
+  if (sides.size() < 3 || benches.empty()) return a;
+  const gate::experiment_request q{{benches.begin(), benches.end()}, gate::confirmation_seed(gate::confirmation_seed(mm.seed)), 2};
+  const auto deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(f.budget_s * 0.4));
+  std::map<std::string, std::vector<gate::metric_result>> reverted;
+  a.experiment = measure_pr(q, m, mm, f, s, sides, arms, store, ctx, deadline, g, &reverted);
+  for (auto& r : a.reverted) r.metrics = reverted[r.arm];
+  return a;
 }
 
 // --- alerts ----------------------------------------------------------------------------------
@@ -252,7 +293,6 @@ int run_pr_gate(const pr_flags& f, const global_options& g) {
   for (const auto& b : f.benches)
     if (!m.find_benchmark(b)) throw usage_error(fmt::format("--bench {}: no such benchmark in {}", b, m.path.string()));
   const variant v = variant_from_flags(f.toggles, m);
-  rep.variant = v.key(m);
   rep.head = resolve_commit(m, f.head);
   rep.base = merge_base(m, f.base, rep.head);
   rep.head_ref = head_name(m, f.head, rep.head);
@@ -262,15 +302,25 @@ int run_pr_gate(const pr_flags& f, const global_options& g) {
 
   auto store = open_store(db_path(g, &m));
   const experiment_context ctx = context_for(g);
-  commit_arms arms(m, store, ctx, v, mm.jobs);
+  // Both sides as they ship: the toggles named on both alike, every other at each commit's own default.
+  commit_arms arms(m, store, ctx, v, named_toggles(f.toggles), mm.jobs);
+  rep.variant = arms.name();
   pr_sides s{rep.base, rep.head, {}, {}};
   std::vector<gate::benchmark_decision> decisions = decide_benchmarks(m, f, mm, arms, s, rep.notes);
+  if (s.base != s.head) rep.flips = default_flips(arms.resolved(s.base), arms.resolved(s.head));
 
+  // The first experiment gets 60% of the budget when a confirmation may follow, the confirmation
+  // what is left.
   const auto measuring_since = clock_type::now();
   const gate::gate_options options{f.no_confirm ? gate::confirm_mode::none : gate::confirm_mode::rerun, mm.seed};
   rep.result = gate::run_gate(std::move(decisions), options, [&](const gate::experiment_request& q) {
-    return measure_pr(q, m, mm, f, s, arms, store, ctx, measuring_since, g);
+    const double share = q.attempt == 0 && !f.no_confirm ? 0.6 : 1.0;
+    const auto deadline = measuring_since + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(f.budget_s * share));
+    return measure_pr(q, m, mm, f, s, {s.base_arm, s.head_arm}, arms, store, ctx, deadline, g);
   });
+  if (!rep.flips.empty() && rep.result.second &&
+      std::any_of(rep.result.changed.begin(), rep.result.changed.end(), [](const auto& c) { return c.state == gate::confirmation::confirmed; }))
+    rep.attribution = attribute_flips(rep, m, mm, f, s, arms, store, ctx, g);
   record_alerts(store, rep);
   rep.exit_code = gate::policy_exit_code(rep.result, rep.policy);
   rep.wall_s = std::chrono::duration<double>(clock_type::now() - t0).count();
@@ -295,7 +345,8 @@ static const registrar pr_command(47, [](CLI::App& app, global_options& g, actio
   auto* cmd = app.add_subcommand("pr", "the pull-request gate: merge base vs head, changed programs timed, moves confirmed");
   cmd->add_option("--base", f->base, "the base branch; its merge base with the head is compared (default: origin/main, else main)");
   cmd->add_option("--head", f->head, "the head commit (default: HEAD)");
-  cmd->add_option("--toggle,-t", f->toggles, "build both sides with this toggle ID[=LEVEL] (repeatable; default: the baseline)");
+  cmd->add_option("--toggle,-t", f->toggles,
+                  "build both sides with this toggle ID[=LEVEL] (repeatable; default: none — every toggle at each commit's own default)");
   cmd->add_option("--bench", f->benches, "only this benchmark (repeatable; default: all)");
   cmd->add_option("--budget-s", f->budget_s, "wall budget of the measurements in seconds (default 600)");
   cmd->add_option("--max-rounds", f->max_rounds, "adaptive: at most this many rounds per experiment (default 30)");

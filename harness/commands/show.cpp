@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "db/time_text.hpp"
+#include "harness/builder/resolved_toggles.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/report/exporter.hpp"
@@ -74,6 +75,15 @@ static const registrar show_command(70, [](CLI::App& app, global_options& g, act
             // What a `values` entry handed the build in place of the level's name (docs/manifest.md).
             if (const auto v = b->details.find("values"); v != b->details.end() && v->is_object())
               for (const auto& [id, value] : v->items()) fmt::print("\n        value of {}: {}", id, value.dump());
+            // What each toggle resolved to (issue #37), on two lines: what abtest gave, and what the
+            // project's own defaults decided.
+            if (const auto r = b->details.find("resolved"); r != b->details.end()) {
+              std::vector<std::string> given, project;
+              for (const auto& [id, t] : resolved_from_json(*r))
+                (t.handed ? given : project).push_back(id + "=" + to_text(t));
+              if (!given.empty()) fmt::print("\n        toggles given: {}", fmt::join(given, " "));
+              if (!project.empty()) fmt::print("\n        toggles at the project's defaults: {}", fmt::join(project, " "));
+            }
             for (const auto& note : b->details.value("notes", std::vector<std::string>{})) fmt::print("\n        note: {}", note);
           }
         // The environment its `env` toggles gave the benchmarks (the plan's arm; null: removed).

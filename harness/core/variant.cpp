@@ -58,6 +58,12 @@ variant variant_from_flags(const std::vector<std::string>& toggles, const manife
   return v;
 }
 
+std::set<std::string> named_toggles(const std::vector<std::string>& toggles) {
+  std::set<std::string> out;
+  for (const auto& item : toggles) out.insert(item.substr(0, item.find('=')));
+  return out;
+}
+
 variant parse_variant_spec(const std::string& spec, const manifest& m) {
   variant v;
   if (spec == "base") return v;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ struct variant {
 
 // `--toggle ID` (the toggle's `on` level) and `--toggle ID=LEVEL`, validated against the manifest.
 variant variant_from_flags(const std::vector<std::string>& toggles, const manifest& m);
+
+// The toggle ids of `--toggle ID[=LEVEL]` flags (off levels too): the toggles a commit arm is given
+// a level for, every other left to the commit's own default (builder_options::pinned, issue #37).
+// Validate the flags with variant_from_flags.
+std::set<std::string> named_toggles(const std::vector<std::string>& toggles);
 
 // A SPEC: `base`, `all` (every toggle at its `on` level), or a key such as `A1=4+B1`
 // (a bare id means its `on` level). Errors name the bad part and the known toggles (exit 2).

@@ -12,6 +12,7 @@ std::optional<arm_plan> built_arms::build(const std::string& key, const manifest
                                           const std::string& arm_key) {
   const auto built = build_and_record(m, v, store_, b, ctx_);
   std::optional<arm_plan> arm;
+  resolved_[key] = built.outcome.resolved;
   if (built.outcome.ok) {
     arm = arm_for(m, v, built);
     arm->key = arm_key;
@@ -24,6 +25,12 @@ std::optional<arm_plan> built_arms::build(const std::string& key, const manifest
 
 std::optional<arm_plan> built_arms::keep(const std::string& key, std::optional<arm_plan> arm) {
   return arms_.insert_or_assign(key, std::move(arm)).first->second;
+}
+
+const resolved_toggles& built_arms::resolved(const std::string& key) const {
+  static const resolved_toggles none;
+  const auto it = resolved_.find(key);
+  return it == resolved_.end() ? none : it->second;
 }
 
 std::string built_arms::log_tail(const std::string& key) const {

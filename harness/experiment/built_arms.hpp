@@ -33,6 +33,8 @@ class built_arms {
 
   // The last lines of the log of `key`'s failed build, and the log's path; empty when it built.
   std::string log_tail(const std::string& key) const;
+  // What every toggle resolved to in `key`'s build (issue #37), as far as it got; {} before it.
+  const resolved_toggles& resolved(const std::string& key) const;
   std::filesystem::path log_path(const std::string& key) const;
   int size() const { return static_cast<int>(arms_.size()); }  // keys answered, failed builds included
   // The `k` layout arms of a built arm (experiment_oracle::relinker), linked once per arm and seed.
@@ -47,6 +49,7 @@ class built_arms {
   experiment_context ctx_;
   std::map<std::string, std::optional<arm_plan>> arms_;
   std::map<std::string, failed_build> failures_;
+  std::map<std::string, resolved_toggles> resolved_;
   relink_cache relinks_;
 };
 

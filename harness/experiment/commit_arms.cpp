@@ -1,4 +1,4 @@
-// Commits as arms: the variant built in each commit's worktree, recorded, its arm keyed by the sha.
+// Commits as arms: each commit built with its own defaults in its worktree, recorded, keyed by the sha.
 #include "harness/experiment/commit_arms.hpp"
 
 #include <fmt/format.h>
@@ -7,13 +7,30 @@
 
 namespace abtest {
 
-std::optional<arm_plan> commit_arms::operator()(const std::string& sha) {
-  if (const auto* known = built_.find(sha)) return *known;
-  const manifest& at = *manifests_.emplace(sha, std::make_unique<manifest>(manifest_at_commit(m_, sha))).first->second;
+std::string commit_arms::name() const { return defaults_key(v_, pinned_, m_); }
+
+std::optional<arm_plan> commit_arms::build(const std::string& key, const std::string& sha, const variant& v,
+                                           const std::set<std::string>& pinned) {
+  if (const auto* known = built_.find(key)) return *known;
+  auto& slot = manifests_[sha];
+  if (!slot) slot = std::make_unique<manifest>(manifest_at_commit(m_, sha));
+  const manifest& at = *slot;
   builder_options bo;
   bo.jobs = jobs_;
   bo.build_root = build_root_for(m_, sha);
-  return built_.build(sha, at, v_, builder(at, bo), fmt::format("{}@{}", v_.key(m_), sha.substr(0, 12)));
+  bo.pinned = pinned;
+  return built_.build(key, at, v, builder(at, bo), fmt::format("{}@{}", defaults_key(v, pinned, m_), sha.substr(0, 12)));
+}
+
+std::optional<arm_plan> commit_arms::operator()(const std::string& sha) { return build(sha, sha, v_, pinned_); }
+
+std::optional<arm_plan> commit_arms::with_level(const std::string& sha, const std::string& id, const std::string& level) {
+  variant v = v_;
+  v.levels.erase(id);
+  if (level != m_.toggle(id).off()) v.levels[id] = level;
+  auto pinned = pinned_;
+  pinned.insert(id);
+  return build(fmt::format("{}+{}={}", sha, id, level), sha, v, pinned);
 }
 
 std::string commit_arms::failure(const std::string& sha) const {

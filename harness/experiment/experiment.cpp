@@ -217,7 +217,10 @@ nlohmann::json build_details(const manifest& m, const build_outcome& o) {
   if (o.configured_now) d["configured"] = true;
   // What the levels handed the build where a `values` entry made it other than the level's name:
   // the variant and its folder carry only the names.
-  for (const auto& [id, value] : handed_values(o.v, m)) d["values"][id] = value;
+  for (const auto& [id, value] : handed_values(o.v, m))
+    if (const auto r = o.resolved.find(id); r == o.resolved.end() || r->second.handed) d["values"][id] = value;
+  // What every toggle was in this build, read back from the tool where it can say (issue #37).
+  if (!o.resolved.empty()) d["resolved"] = to_json(o.resolved);
   return d;
 }
 
@@ -245,7 +248,7 @@ std::optional<double> last_build_seconds(db::results_store& store, const std::st
 
 recorded_build build_and_record(const manifest& m, const variant& v, db::results_store& store, const builder& b,
                                 const experiment_context& ctx) {
-  const std::string key = build_part(v, m).key(m);
+  const std::string key = b.key(v);
   const std::int64_t machine_id = current_machine(store);
   // What to expect: this variant's last build here, else base's (the nearest thing on a first build);
   // a folder not there yet will be configured and built whole, an existing one built incrementally.

@@ -40,6 +40,21 @@ std::string alert_text(const alert_ref& a) {
   return fmt::format("#{} ({} {}, {}: {})", a.id, a.source, a.subject, a.state, fmt::join(a.metrics, ", "));
 }
 
+// The defaults the change flipped and, for each confirmed change, what putting each back gives.
+std::string flips_markdown(const pr_report& r) {
+  if (r.flips.empty()) return "";
+  std::string out = "Defaults changed:\n";
+  for (const auto& f : r.flips) out += fmt::format("- `{}` in this change\n", to_text(f));
+  if (r.attribution)
+    for (const auto& c : r.result.changed) {
+      if (c.state != confirmation::confirmed) continue;
+      for (const auto& rev : r.attribution->reverted)
+        out += fmt::format("- `{}`: {} {:.2f}×; {}\n", c.first.metric, label(c.first), c.first.estimate.ratio(),
+                           reverted_text(rev, head_row(*r.attribution, c.first)));
+    }
+  return out + "\n";
+}
+
 }  // namespace
 
 std::string summary_line(const pr_report& r) {
@@ -63,6 +78,10 @@ std::string summary_line(const pr_report& r) {
   std::string extra;
   if (g.unconfirmed() > 0) extra += fmt::format(", {} change(s) unconfirmed", g.unconfirmed());
   if (!timed.empty()) extra += fmt::format("; {} benchmark(s) timed, {} not timed (identical programs)", timed.size(), untimed);
+  // A default the change flipped, beside the verdict: the likeliest cause of what moved (issue #37).
+  std::vector<std::string> flips;
+  for (const auto& f : r.flips) flips.push_back(to_text(f));
+  if (!flips.empty()) extra += fmt::format("; {} in this change", fmt::join(flips, "; "));
   const char* verdict = r.exit_code == 0 ? "pass" : r.exit_code == 1 ? "fail" : "error";
   return fmt::format("**abtest pr: {}** — {}{} ({}..{}, {:.0f} s)", verdict, what, extra, short_sha(r.base), short_sha(r.head),
                      r.wall_s);
@@ -81,6 +100,7 @@ std::string markdown_comment(const pr_report& r) {
   } else if (g.first) {
     out += fmt::format("No metric of the {} timed benchmark(s) moved.\n\n", timed_benchmarks(g.benchmarks).size());
   }
+  out += flips_markdown(r);
   std::vector<std::string> untimed;
   for (const auto& b : g.benchmarks)
     if (b.decision == timing::identical) untimed.push_back(fmt::format("`{}`", b.benchmark));
@@ -91,14 +111,20 @@ std::string markdown_comment(const pr_report& r) {
     out += "\n";
   }
   out += "<details><summary>How it measured</summary>\n\n";
-  out += fmt::format("- base (merge base) `{}`, head `{}`{}, each built as variant `{}` in its own worktree on this host\n",
-                     r.base, r.head, r.head_ref.empty() ? "" : fmt::format(" ({})", r.head_ref), r.variant);
+  out += fmt::format("- base (merge base) `{}`, head `{}`{}, each built as it ships (`{}`: {}) in its own worktree on this host\n",
+                     r.base, r.head, r.head_ref.empty() ? "" : fmt::format(" ({})", r.head_ref), r.variant,
+                     r.variant == "defaults" ? "every toggle at the commit's own default"
+                                             : "the toggles named at the same level on both sides, the rest at each commit's own default");
   for (const auto& b : g.benchmarks)
     out += fmt::format("- `{}`: {} — {}\n", b.benchmark, b.decision == timing::timed ? "timed" : "not timed", b.reason);
   if (!r.rounds_rule.empty())
     out += fmt::format("- interleaved rounds (RMIT), paired per round; {}; wall budget {:.0f} s\n", r.rounds_rule, r.budget_s);
   if (g.first) out += experiment_text("first experiment", *g.first);
   if (g.second) out += experiment_text("confirmation (fresh seed)", *g.second);
+  if (r.attribution) {
+    out += experiment_text("attribution (the head with each flipped default put back, beside the base and the head)", r.attribution->experiment);
+    for (const auto& n : r.attribution->notes) out += fmt::format("- {}\n", n);
+  }
   if (g.confirm == confirm_mode::none)
     out += "- **--no-confirm**: moved metrics are reported from the first experiment alone, without the confirmation rerun\n";
   else if (!g.second && g.first)

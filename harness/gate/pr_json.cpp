@@ -12,6 +12,8 @@ nlohmann::json bound(const stats::log_estimate& e, double ratio) {
   return e.has_ci && std::isfinite(ratio) ? nlohmann::json(ratio) : nlohmann::json(nullptr);
 }
 
+}  // namespace
+
 nlohmann::json to_json(const metric_result& m) {
   nlohmann::json j = {{"metric", m.metric},
           {"verdict", stats::to_string(m.verdict)},
@@ -24,6 +26,8 @@ nlohmann::json to_json(const metric_result& m) {
   j.update(report::policy_json(m.policy));  // better, better_from, margin, margin_from (issue #36)
   return j;
 }
+
+namespace {
 
 nlohmann::json to_json(const std::optional<experiment_outcome>& e) {
   if (!e) return nullptr;
@@ -72,6 +76,8 @@ nlohmann::json to_json(const pr_report& r) {
           {"alerts", {{"recorded", recorded}, {"touched", touched}}},
           {"wall_s", r.wall_s},
           {"budget_s", r.budget_s},
+          {"defaults_changed", to_json(r.flips)},
+          {"attribution", r.attribution ? to_json(*r.attribution) : nlohmann::json(nullptr)},
           {"notes", r.notes}};
 }
 

@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/gate/attribution.hpp"
 #include "harness/gate/confirmation.hpp"
 #include "harness/gate/policy.hpp"
 
@@ -29,7 +31,9 @@ struct alert_ref {
 struct pr_report {
   std::string base, head;          // full shas: the merge base and the head
   std::string head_ref;            // the branch (or ref) the head came from, as alerts name it
-  std::string variant = "base";    // the variant built at both commits
+  std::string variant = "defaults";  // how both commits were built: their own defaults, + the toggles named
+  std::vector<default_flip> flips;   // defaults that differ between the two builds (issue #37)
+  std::optional<flip_attribution> attribution;  // once a change is confirmed and a default flipped
   gate_result result;
   fail_on policy = fail_on::regression;
   int exit_code = 0;
@@ -47,5 +51,7 @@ std::string summary_line(const pr_report& r);
 // the benchmarks not timed and why; collapsible details of how it measured.
 std::string markdown_comment(const pr_report& r);
 nlohmann::json to_json(const pr_report& r);
+// One metric's row of the --json document: verdict, n, medians, ratio and its CI (null bounds without one).
+nlohmann::json to_json(const metric_result& m);
 
 }  // namespace abtest::gate

@@ -420,6 +420,12 @@ TEST(any_build, a_meson_project_builds_per_variant_with_option_toggles) {
   EXPECT_NEAR(ratio["W"], 3.0, 1e-12) << j.dump(2);
   EXPECT_NEAR(ratio["H"], 0.5, 1e-12);
   EXPECT_NEAR(ratio["H+W"], 1.5, 1e-12) << j.dump(2);
+  // What each build's options resolved to, from Meson's own record (issue #37).
+  const auto resolved = run_abtest({"--db", db, "query", "--format", "json",
+                                    "SELECT json_extract(details, '$.resolved.W.value') AS w, json_extract(details, '$.resolved.H.level') AS h "
+                                    "FROM build WHERE variant = 'H+W'"});
+  ASSERT_EQ(resolved.code, 0) << resolved.err;
+  EXPECT_EQ(nlohmann::json::parse(resolved.out), nlohmann::json::parse(R"([{"w": "300", "h": "ON"}])")) << resolved.out;
   for (const char* v : {"base", "W", "H", "H+W"}) {  // keys name the toggles in id order
     EXPECT_TRUE(fs::exists(proj / ".abtest/build" / v / "meson-info/intro-targets.json")) << v;
     EXPECT_TRUE(fs::exists(proj / ".abtest/build" / v / "tools/bench")) << v;

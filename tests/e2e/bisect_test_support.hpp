@@ -153,6 +153,22 @@ inline void set_work_percent(const fs::path& dir, int percent) {
   std::ofstream(dir / "src" / "work.cpp", std::ios::trunc) << work;
 }
 
+// Flips the default of the fixture's option `name` (e.g. PLANTED_SLOW) in a planted_copy at `dir`
+// to `value`: `option(PLANTED_SLOW "…" OFF)` becomes `… ON)`, the way a change switches an
+// optimization on for everyone. ADD_FAILURE when the CMakeLists.txt has no such option.
+inline void set_option_default(const fs::path& dir, const std::string& name, const std::string& value) {
+  std::string text = slurp(dir / "CMakeLists.txt");
+  const auto at = text.find("option(" + name + " ");
+  const auto end = at == std::string::npos ? at : text.find(')', at);
+  const auto space = end == std::string::npos ? end : text.rfind(' ', end);
+  if (space == std::string::npos || space < at) {
+    ADD_FAILURE() << "the fixture's CMakeLists.txt has no option(" << name << " …): update set_option_default";
+    return;
+  }
+  text.replace(space + 1, end - space - 1, value);
+  std::ofstream(dir / "CMakeLists.txt", std::ios::trunc) << text;
+}
+
 // Culprits of a bisect --json answer as sets of toggle names.
 inline std::set<std::vector<std::string>> culprit_sets(const nlohmann::json& j) {
   std::set<std::vector<std::string>> out;

@@ -1,5 +1,5 @@
-// abtest bisect --commits and abtest check on a generated git repository: the planted fixture
-// committed 16 times, one commit making the work 2× slower.
+// abtest bisect --commits and abtest check on generated git repositories: the planted fixture
+// committed 16 times, one commit making the work 2× slower; and 5 times, one flipping an option's default.
 #include <gtest/gtest.h>
 
 #include "tests/e2e/bisect_test_support.hpp"
@@ -76,6 +76,57 @@ TEST_F(commit_bisect, check_exit_codes_for_git_bisect_run) {
   std::ofstream(repo_ / "src" / "work.cpp", std::ios::app) << "\n#error \"does not build\"\n";
   EXPECT_EQ(run_abtest(common).code, 125) << "an unbuildable checkout is skipped";
   git(repo_, {"checkout", "-q", "-f", "main"});
+}
+
+// Five commits, the third switching an optimization's option on for everyone (PLANTED_SLOW's
+// default OFF → ON, +30% work): every commit is built with its own defaults, so the flip is found
+// and named (issue #37).
+TEST(commit_bisect_flip, names_the_commit_and_the_toggle_that_flipped_a_default) {
+  use_parent_launcher();
+  fixed_git_identity();
+  const fs::path repo = fs::path(ABTEST_E2E_WORK_DIR) / "flip_commits_repo";
+  if (!fs::exists(repo / ".git") || run_program("git", {"-C", repo.string(), "rev-list", "--count", "HEAD"}).out != "5\n") {
+    fs::remove_all(repo);
+    planted_copy(repo);
+    git(repo, {"init", "-q", "-b", "main"});
+    std::ofstream(repo / ".gitignore") << ".abtest/\n";
+    for (int i = 0; i < 5; ++i) {
+      if (i == 2) set_option_default(repo, "PLANTED_SLOW", "ON");
+      else std::ofstream(repo / "NOTES.txt", std::ios::app) << "note " << i << "\n";
+      git(repo, {"add", "-A"});
+      git(repo, {"commit", "-q", "-m", i == 2 ? "PLANTED_SLOW on by default" : "note " + std::to_string(i)});
+    }
+  }
+  git(repo, {"checkout", "-q", "-f", "main"});
+  const std::string list = run_program("git", {"-C", repo.string(), "rev-list", "--reverse", "HEAD"}).out;
+  std::vector<std::string> shas;
+  for (size_t pos = 0; pos < list.size();) {
+    const size_t nl = list.find('\n', pos);
+    shas.push_back(list.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  ASSERT_EQ(shas.size(), 5u);
+  scratch dir("commit-bisect-flip");
+  const auto r = run_abtest({"--json", "--manifest", (repo / "abtest.json").string(), "--db", (dir.path() / "r.db").string(), "bisect",
+                             "--commits", shas.front() + ".." + shas.back(), "--metric", "planted.work_count", "--rounds", "3", "-j", "2"});
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["variant"], "defaults");
+  EXPECT_NEAR(j["ratio"].get<double>(), 1.3, 1e-9) << "+30% work, exact";
+  EXPECT_EQ(j["first_bad"], shas[2]) << j.dump(2);
+  EXPECT_EQ(j["subject"], "PLANTED_SLOW on by default");
+  ASSERT_EQ(j["defaults_changed"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["defaults_changed"][0]["text"], "SLOW: OFF → ON");
+  EXPECT_EQ(j["defaults_changed_in_range"], j["defaults_changed"]);
+
+  // `check` builds the same way: the checkout (main) against the commit before the flip.
+  const auto c = run_abtest({"--json", "--manifest", (repo / "abtest.json").string(), "--db", (dir.path() / "r.db").string(), "check",
+                             "--against", shas[1], "--metric", "planted.work_count", "--rounds", "3", "-j", "2"});
+  ASSERT_EQ(c.code, 1) << c.err;
+  const auto k = json_of(c);
+  EXPECT_EQ(k["variant"], "defaults");
+  ASSERT_EQ(k["defaults_changed"].size(), 1u) << k.dump(2);
+  EXPECT_EQ(k["defaults_changed"][0]["text"], "SLOW: OFF → ON");
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // `abtest pr` as a CI job runs it (docs/ci.md): a clone with full history of a generated repository
 // holding the planted fixture — main, a branch that changes only a file no benchmark reads, a branch
-// that plants 3× the work, one that does not build — `abtest pr --base origin/main --comment pr.md` with $GITHUB_STEP_SUMMARY
+// that plants 3× the work, one that does not build, one that flips an option's default (issue #37) — `abtest pr --base origin/main --comment pr.md` with $GITHUB_STEP_SUMMARY
 // set, real builds and real runs.
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "tests/e2e/bisect_test_support.hpp"
 
@@ -20,7 +22,7 @@ class pr_gate : public ::testing::Test {
     const fs::path work = fs::path(ABTEST_E2E_WORK_DIR);
     origin_ = work / "pr_origin";
     clone_ = work / "pr_clone";
-    if (!fs::exists(origin_ / ".git") || run_program("git", {"-C", origin_.string(), "rev-parse", "--verify", "-q", "broken"}).code != 0) {
+    if (!fs::exists(origin_ / ".git") || run_program("git", {"-C", origin_.string(), "rev-parse", "--verify", "-q", "flip"}).code != 0) {
       fs::remove_all(origin_);
       fs::remove_all(clone_);
       planted_copy(origin_);
@@ -38,6 +40,9 @@ class pr_gate : public ::testing::Test {
       git(origin_, {"checkout", "-q", "-b", "broken", "main"});
       std::ofstream(origin_ / "src" / "work.cpp", std::ios::app) << "\n#error \"does not build\"\n";
       git(origin_, {"commit", "-q", "-am", "does not build"});
+      git(origin_, {"checkout", "-q", "-b", "flip", "main"});  // an optimization's option switched on for everyone
+      set_option_default(origin_, "PLANTED_SLOW", "ON");
+      git(origin_, {"commit", "-q", "-am", "PLANTED_SLOW on by default"});
       git(origin_, {"checkout", "-q", "main"});
     }
     if (!fs::exists(clone_ / ".git")) {  // actions/checkout with fetch-depth: 0
@@ -116,6 +121,80 @@ TEST_F(pr_gate, a_planted_regression_is_confirmed_commented_alerted_and_fails) {
   const auto again = gate("slow", dir, {"--fail-on", "never"});
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_EQ(json_of(again)["alerts"]["recorded"][0]["id"], j["alerts"]["recorded"][0]["id"]);
+}
+
+// A pull request that switches an option on for everyone (option(PLANTED_SLOW … OFF) → ON, +30%
+// work): both sides are built with their own defaults, so the head runs the new default — timed,
+// confirmed, exit 1, one alert, the toggle named beside the verdict, and the head built again with
+// the old default shows that the flip alone accounts for it (issue #37).
+TEST_F(pr_gate, a_flipped_option_default_is_timed_named_and_attributed) {
+  scratch dir("pr-flip");
+  const auto r = gate("flip", dir);
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["variant"], "defaults");
+  EXPECT_EQ(j["benchmarks"][0]["timed"], true) << j.dump(2);
+  const nlohmann::json* work = nullptr;
+  for (const auto& c : j["changed"])
+    if (c["metric"] == "planted.work_count") work = &c;
+  ASSERT_NE(work, nullptr) << j.dump(2);
+  EXPECT_NEAR((*work)["ratio"].get<double>(), 1.3, 1e-9) << "PLANTED_SLOW's +30% work, exact";
+  EXPECT_EQ((*work)["confirmation"], "confirmed");
+  ASSERT_EQ(j["defaults_changed"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["defaults_changed"][0]["toggle"], "SLOW");
+  EXPECT_EQ(j["defaults_changed"][0]["from"], "OFF");
+  EXPECT_EQ(j["defaults_changed"][0]["to"], "ON");
+  ASSERT_EQ(j["alerts"]["recorded"].size(), 1u);
+  EXPECT_EQ(j["alerts"]["recorded"][0]["subject"], "flip");
+
+  // The attribution: the head built with SLOW=OFF, beside the base and the head.
+  ASSERT_TRUE(j["attribution"].is_object()) << j.dump(2);
+  ASSERT_EQ(j["attribution"]["reverted"].size(), 1u);
+  const auto& reverted = j["attribution"]["reverted"][0];
+  EXPECT_EQ(reverted["toggle"], "SLOW");
+  EXPECT_EQ(reverted["level"], "OFF");
+  bool accounted = false;
+  for (const auto& m : reverted["metrics"])
+    if (m["metric"] == "planted.work_count") {
+      EXPECT_NEAR(m["ratio"].get<double>(), 1.0, 1e-9) << "the head with the old default does the base's work";
+      accounted = m["share"] == "accounts";
+    }
+  EXPECT_TRUE(accounted) << reverted.dump(2);
+
+  const std::string comment = slurp(dir.path() / "pr.md");
+  const std::string summary = comment.substr(0, comment.find('\n'));
+  EXPECT_NE(summary.find("**abtest pr: fail**"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("SLOW: OFF → ON in this change"), std::string::npos) << summary;
+  EXPECT_NE(comment.find("- `planted.work_count`: HIGHER (worse) 1.30×; reverting SLOW's default alone gives 1.0000×"), std::string::npos)
+      << comment;
+  EXPECT_NE(comment.find("the flip accounts for it"), std::string::npos) << comment;
+
+  // What each side's build resolved is in the build rows: the base's SLOW OFF, the head's ON, both
+  // the project's own default; the attribution's SLOW=OFF given by abtest.
+  const auto rows = run_abtest({"--db", (dir.path() / "r.db").string(), "query", "--format", "json",
+                                "SELECT variant, commit_sha, json_extract(details, '$.resolved.SLOW') AS slow FROM build"});
+  ASSERT_EQ(rows.code, 0) << rows.err;
+  std::map<std::string, std::string> seen;  // "<variant>@<sha>" → resolved SLOW
+  for (const auto& row : nlohmann::json::parse(rows.out)) {
+    const auto slow = nlohmann::json::parse(row["slow"].get<std::string>());
+    seen[row["variant"].get<std::string>() + "@" + row["commit_sha"].get<std::string>()] =
+        slow["level"].get<std::string>() + " " + slow["set_by"].get<std::string>();
+  }
+  EXPECT_EQ(seen["defaults@" + j["base"].get<std::string>()], "OFF project");
+  EXPECT_EQ(seen["defaults@" + j["head"].get<std::string>()], "ON project");
+  EXPECT_EQ(seen["defaults+SLOW=OFF@" + j["head"].get<std::string>()], "OFF abtest");
+}
+
+// The same flip given on both sides with --toggle SLOW=OFF is no longer a difference: the named
+// toggle applies to both sides alike, so the programs are identical and nothing is timed.
+TEST_F(pr_gate, a_named_toggle_applies_to_both_sides_alike) {
+  scratch dir("pr-flip-named");
+  const auto r = gate("flip", dir, {"--toggle", "SLOW=OFF"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["variant"], "defaults+SLOW=OFF");
+  EXPECT_EQ(j["benchmarks"][0]["timed"], false) << j.dump(2);
+  EXPECT_TRUE(j["defaults_changed"].empty()) << "a toggle given a level is no default";
 }
 
 // A budget far below what 30 rounds take (each round runs both sides' benchmark: ≥ 0.1 s of work)
