@@ -1,6 +1,6 @@
 // Cargo: `cargo build` with the variant's features in one target folder shared by every variant
-// (Cargo keeps each feature set's artifacts apart in it), the programs copied to the variant's own
-// folder under a lock (design §3.1).
+// (Cargo keeps each feature set's artifacts apart in it), the bin and bench programs that Cargo's
+// JSON messages name copied to the variant's own folder under a lock (design §3.1).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -11,6 +11,7 @@
 #include <set>
 
 #include "harness/builder/build_system_driver.hpp"
+#include "harness/builder/cargo_artifacts.hpp"
 
 namespace abtest {
 namespace {
@@ -27,10 +28,14 @@ std::string cargo_profile_dir(const std::string& profile) {
 system_result build_cargo(const build_job& j) {
   system_result r;
   r.bin_dir = j.dir / cargo_profile_dir(j.m.build.profile);
+  // JSON messages on stdout say where each executable is (a bench's name carries Cargo's hash);
+  // rustc's diagnostics stay readable text on stderr.
   std::vector<std::string> argv = {"cargo", "build", "--profile", j.m.build.profile, "--manifest-path",
-                                   (j.source / "Cargo.toml").string()};
-  for (const auto& t : j.targets) argv.insert(argv.end(), {"--bin", t});
-  std::set<std::string> features;
+                                   (j.source / "Cargo.toml").string(), "--message-format=json-render-diagnostics"};
+  for (const auto& p : j.m.build.packages) argv.insert(argv.end(), {"-p", p});
+  for (const auto& t : j.targets)
+    argv.insert(argv.end(), {program_of_target(t) == t ? "--bin" : "--bench", program_of_target(t)});
+  std::set<std::string> features(j.m.build.features.begin(), j.m.build.features.end());
   const auto levels = j.v.all_levels(j.m);
   for (const auto& t : j.m.toggles)
     if (t.kind == toggle_kind::feature)
@@ -52,22 +57,37 @@ system_result build_cargo(const build_job& j) {
   const size_t before = j.output.size();
   r.ok = j.run(argv, j.source, {{"CARGO_TARGET_DIR", shared.string()}, {"CARGO_TERM_COLOR", "never"}});
   r.configured_now = !fs::exists(r.bin_dir);
+  const std::string built = j.output.substr(before);
   if (r.ok) {
     fs::create_directories(r.bin_dir);
+    const auto made = cargo_executables(built);
     for (const auto& t : j.targets) {
+      const std::string program = program_of_target(t);
+      const char* kind = program == t ? "bin" : "bench";
+      std::vector<const cargo_executable*> found;
+      for (const auto& a : made)
+        if (a.kind == kind && a.name == program && (found.empty() || found.front()->executable != a.executable)) found.push_back(&a);
+      if (found.size() != 1) {
+        std::vector<std::string> where;
+        for (const auto* a : found) where.push_back(a->manifest_path.string());
+        j.output += found.empty() ? fmt::format("abtest: cargo reported no {} executable \"{}\"\n", kind, program)
+                                  : fmt::format("abtest: {} target \"{}\" is in several packages ({}) — name one in build.packages\n",
+                                                kind, program, fmt::join(where, ", "));
+        r.ok = false;
+        continue;
+      }
       std::error_code ec;
-      fs::copy_file(shared / cargo_profile_dir(j.m.build.profile) / t, r.bin_dir / t, fs::copy_options::overwrite_existing, ec);
-      if (ec) j.output += fmt::format("abtest: cannot copy {} to {}: {}\n", t, r.bin_dir.string(), ec.message());
+      fs::copy_file(found.front()->executable, r.bin_dir / program, fs::copy_options::overwrite_existing, ec);
+      if (ec) j.output += fmt::format("abtest: cannot copy {} to {}: {}\n", found.front()->executable.string(), r.bin_dir.string(), ec.message());
     }
   }
   if (lock >= 0) ::close(lock);  // releases the lock
-  const std::string built = j.output.substr(before);
   r.units_compiled = count_matches(built, R"((^|\n)\s*Compiling \S+ v)");
   r.tool_version = j.version_of({"cargo", "-V"});
   r.compiler = j.version_of({"rustc", "-V"});
   r.flags = fmt::format("--profile {}{}", j.m.build.profile,
                         features.empty() ? std::string{} : fmt::format(" --features {}", fmt::join(features, ",")));
-  for (const auto& t : j.targets) r.programs[t] = r.bin_dir / t;
+  for (const auto& t : j.targets) r.programs[program_of_target(t)] = r.bin_dir / program_of_target(t);
   return r;
 }
 

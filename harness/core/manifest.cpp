@@ -104,7 +104,7 @@ struct system_row {
 const std::vector<system_row>& system_rows() {
   static const std::vector<system_row> rows = {
       {build_system::cmake, "cmake", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"}},
-      {build_system::cargo, "cargo", {"system", "profile", "targets", "args", "without_cuda_args"}},
+      {build_system::cargo, "cargo", {"system", "profile", "targets", "packages", "features", "args", "without_cuda_args"}},
       {build_system::command, "command", {"system", "command", "bin", "targets", "without_cuda_args"}},
       {build_system::meson, "meson", {"system", "build_type", "targets", "args", "without_cuda_args"}},
   };
@@ -181,7 +181,9 @@ void parse_kind(const validator& v, const json& j, const std::string& where, bui
            fmt::format("use a toggle kind of {} projects ({}), or env, patch or revert", to_string(system), own_kinds(system)));
   t.kind = k.kind;
   static const std::regex name_re("[A-Za-z_][A-Za-z0-9_]*");
-  static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_/+.-]*");
+  // `member?/feature` too: Cargo 1.65 reads `member/feature` as a dependency's feature, which an
+  // optional dependency enabled only through "dep:member" refuses; the weak form works on every Cargo.
+  static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_+.-]*([?]?/[A-Za-z0-9_][A-Za-z0-9_+.-]*)?");
   const bool levels_given = j.contains("levels");
   switch (k.kind) {
     case toggle_kind::option:
@@ -403,6 +405,25 @@ void check_placeholders(const validator& v, const manifest& m) {
   }
 }
 
+// build.targets: "bench:NAME" only where Cargo builds it, and no two targets make one program.
+void check_targets(const validator& v, const build_spec& b) {
+  static const std::regex bench_re("bench:[A-Za-z0-9_][A-Za-z0-9_-]*");
+  std::set<std::string> programs;
+  for (size_t i = 0; i < b.targets.size(); ++i) {
+    const std::string& t = b.targets[i];
+    const std::string where = fmt::format("build.targets[{}]", i);
+    if (t.rfind("bench:", 0) == 0) {
+      if (b.system != build_system::cargo)
+        v.fail(where, fmt::format("\"{}\": only a cargo build has bench targets", t), "name the program the build makes");
+      if (!std::regex_match(t, bench_re))
+        v.fail(where, fmt::format("\"{}\" is not a Cargo bench target", t), "write \"bench:NAME\", NAME as in [[bench]] or benches/NAME.rs");
+    }
+    if (!programs.insert(program_of_target(t)).second)
+      v.fail(where, fmt::format("\"{}\" makes the program {{bin}}/{} that another target makes", t, program_of_target(t)),
+             "keep one target per program name");
+  }
+}
+
 void parse_build(const validator& v, const json& b, build_spec& out) {
   if (b.contains("system")) {
     const std::string sys = v.string(b["system"], "build.system");
@@ -436,7 +457,24 @@ void parse_build(const validator& v, const json& b, build_spec& out) {
         if (a.rfind("--features", 0) == 0 || a == "-F" || a.rfind("--target-dir", 0) == 0 || a.rfind("--profile", 0) == 0 ||
             a == "--release")
           v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
-                 "remove it: features come from the toggles, the profile from build.profile, the target folder is per variant");
+                 "remove it: features come from the toggles and build.features, the profile from build.profile, the target "
+                 "folder is per variant");
+        else if (a == "--bin" || a == "--bench" || a == "--bins" || a == "--benches" || a == "-p" || a.rfind("--package", 0) == 0)
+          v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
+                 "name the programs in build.targets (\"NAME\" for a bin, \"bench:NAME\" for a bench) and the workspace members "
+                 "in build.packages");
+      if (b.contains("packages")) out.packages = v.strings(b["packages"], "build.packages");
+      if (b.contains("features")) out.features = v.strings(b["features"], "build.features");
+      static const std::regex package_re("[A-Za-z0-9_][A-Za-z0-9_-]*");
+      static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_+.-]*([?]?/[A-Za-z0-9_][A-Za-z0-9_+.-]*)?");
+      for (size_t i = 0; i < out.packages.size(); ++i)
+        if (!std::regex_match(out.packages[i], package_re))
+          v.fail(fmt::format("build.packages[{}]", i), fmt::format("\"{}\" is not a Cargo package name", out.packages[i]),
+                 "name a workspace member, e.g. \"cuzk-bench\"");
+      for (size_t i = 0; i < out.features.size(); ++i)
+        if (!std::regex_match(out.features[i], feature_re))
+          v.fail(fmt::format("build.features[{}]", i), fmt::format("\"{}\" is not a Cargo feature name", out.features[i]),
+                 "e.g. \"synth-bench\" or \"cuzk-bench/synth-bench\"");
       break;
     }
     case build_system::command:
@@ -449,6 +487,7 @@ void parse_build(const validator& v, const json& b, build_spec& out) {
       break;
   }
   if (b.contains("targets")) out.targets = v.strings(b["targets"], "build.targets");
+  check_targets(v, out);
   if (b.contains("without_cuda_args")) out.without_cuda_args = v.strings(b["without_cuda_args"], "build.without_cuda_args");
 }
 
@@ -585,9 +624,10 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
     const std::string& prog = m.benchmarks[i].command.front();
     if (prog.rfind("{bin}/", 0) != 0) continue;
     const std::string target = prog.substr(6);
-    if (std::find(m.build.targets.begin(), m.build.targets.end(), target) == m.build.targets.end())
+    if (std::none_of(m.build.targets.begin(), m.build.targets.end(), [&](const std::string& t) { return program_of_target(t) == target; }))
       v.fail(fmt::format("benchmarks[{}].command[0]", i), fmt::format("program \"{}\" is not in build.targets", target),
-             fmt::format("add \"{}\" to build.targets", target));
+             fmt::format("add \"{}\" to build.targets{}", target,
+                         m.build.system == build_system::cargo ? fmt::format(" (\"bench:{}\" for a bench target)", target) : ""));
   }
 
   if (root.contains("reference")) {
@@ -697,7 +737,9 @@ std::vector<std::string> benchmark_programs(const manifest& m, const benchmark_s
     // argv[0] is always a program; later arguments are when they name a build target (a
     // wrapper's program), not a data file in the build folder.
     const std::string name = arg.substr(6);
-    if ((i == 0 || std::find(m.build.targets.begin(), m.build.targets.end(), name) != m.build.targets.end()) &&
+    const bool target = std::any_of(m.build.targets.begin(), m.build.targets.end(),
+                                    [&](const std::string& t) { return program_of_target(t) == name; });
+    if ((i == 0 || target) &&
         std::find(out.begin(), out.end(), name) == out.end())
       out.push_back(name);
   }

@@ -59,7 +59,9 @@ const char* to_string(build_system s);
 
 struct build_spec {
   build_system system = build_system::cmake;
-  std::vector<std::string> targets;      // programs to build (cmake targets, cargo bins, command outputs)
+  // Programs to build (cmake targets, cargo bins, command outputs). Cargo also builds bench
+  // targets, written "bench:NAME" ([[bench]] or benches/NAME.rs); the program is {bin}/NAME either way.
+  std::vector<std::string> targets;
   // cmake (build_type also meson: CMake's names or Meson's own --buildtype)
   std::string generator = "Ninja";
   std::string build_type = "Release";
@@ -67,6 +69,8 @@ struct build_spec {
   // cargo
   std::string profile = "release";
   std::vector<std::string> args;         // extra `cargo build` (e.g. --offline) or `meson setup` arguments
+  std::vector<std::string> packages;     // cargo: `-p` per workspace member (empty: Cargo's own choice)
+  std::vector<std::string> features;     // cargo: on in every variant (e.g. a bench's required-features)
   // command: argv run in the variant's worktree; {VAR} placeholders from `var` toggles, {build_dir}
   std::vector<std::string> command;
   std::string bin = ".";                 // where the programs land, relative to the worktree
@@ -154,6 +158,11 @@ std::string expand_placeholders(const std::string& arg, const std::map<std::stri
 std::vector<std::string> expand_command(const benchmark_spec& bench, const std::filesystem::path& bin,
                                         const std::map<std::string, std::string>& params,
                                         const std::map<std::string, std::filesystem::path>& programs = {});
+
+// The program a build target makes: "bench:NAME" (a Cargo bench target) → "NAME"; others as written.
+inline std::string program_of_target(const std::string& target) {
+  return target.rfind("bench:", 0) == 0 ? target.substr(6) : target;
+}
 
 // The programs the benchmarks run: `{bin}/NAME` as argv[0], or later in argv where NAME is a build
 // target (a wrapper's program). Each once, in manifest order.
