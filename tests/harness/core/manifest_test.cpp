@@ -211,6 +211,54 @@ TEST(manifest, unknown_systems_and_misplaced_build_keys_are_errors) {
   EXPECT_NE(error_of(doc).find("a patch toggle has two levels"), std::string::npos);
 }
 
+TEST(manifest, cargo_bench_targets_workspace_members_and_features) {
+  auto doc = cargo_doc();
+  doc["build"]["targets"] = {"synth", "bench:chain"};
+  doc["build"]["packages"] = {"cuzk-bench"};
+  doc["build"]["features"] = {"synth-bench", "cuzk-bench/extra"};
+  doc["toggles"][1]["feature"] = "cuzk-core?/planted_slow";
+  doc["benchmarks"].push_back({{"name", "chain"}, {"format", "json"}, {"command", {"{bin}/chain", "--bench"}}});
+  const manifest m = parse_manifest(doc.dump(), "/p/abtest.json");
+  EXPECT_EQ(m.build.targets, (std::vector<std::string>{"synth", "bench:chain"}));
+  EXPECT_EQ(m.build.packages, std::vector<std::string>{"cuzk-bench"});
+  EXPECT_EQ(m.build.features, (std::vector<std::string>{"synth-bench", "cuzk-bench/extra"}));
+  EXPECT_EQ(m.toggle("SLOW").features.at("ON"), std::vector<std::string>{"cuzk-core?/planted_slow"});
+  // {bin}/chain is the bench target's program.
+  EXPECT_EQ(benchmark_programs(m), (std::vector<std::string>{"synth", "chain"}));
+  EXPECT_EQ(program_of_target("bench:chain"), "chain");
+  EXPECT_EQ(program_of_target("synth"), "synth");
+}
+
+TEST(manifest, bad_cargo_bench_targets_packages_and_features_are_errors) {
+  auto doc = cargo_doc();
+  doc["build"]["targets"] = {"synth", "bench:synth"};
+  EXPECT_NE(error_of(doc).find("build.targets[1]: \"bench:synth\" makes the program {bin}/synth that another target makes"),
+            std::string::npos);
+  doc = cargo_doc();
+  doc["build"]["targets"] = {"bench:"};
+  EXPECT_NE(error_of(doc).find("\"bench:\" is not a Cargo bench target — write \"bench:NAME\""), std::string::npos);
+  doc = valid();  // cmake
+  doc["build"]["targets"] = {"bench:bench"};
+  EXPECT_NE(error_of(doc).find("only a cargo build has bench targets"), std::string::npos);
+  doc = cargo_doc();  // {bin}/synth names no target; the fix names the bench form
+  doc["build"]["targets"] = {"bench:other"};
+  EXPECT_NE(error_of(doc).find("add \"synth\" to build.targets (\"bench:synth\" for a bench target)"), std::string::npos);
+  doc = cargo_doc();
+  doc["build"]["packages"] = {"a b"};
+  EXPECT_NE(error_of(doc).find("build.packages[0]: \"a b\" is not a Cargo package name"), std::string::npos);
+  doc = cargo_doc();
+  doc["build"]["features"] = {"a/b/c"};
+  EXPECT_NE(error_of(doc).find("build.features[0]: \"a/b/c\" is not a Cargo feature name"), std::string::npos);
+  for (const char* arg : {"--bench", "-p", "--package=x", "--bins"}) {
+    doc = cargo_doc();
+    doc["build"]["args"] = {arg};
+    EXPECT_NE(error_of(doc).find("name the programs in build.targets"), std::string::npos) << arg;
+  }
+  doc = valid();  // packages and features are Cargo's keys
+  doc["build"]["packages"] = {"x"};
+  EXPECT_NE(error_of(doc).find("build.packages: unknown key"), std::string::npos);
+}
+
 TEST(manifest, command_builds_take_var_toggles_as_placeholders) {
   const json doc = json::parse(R"({
     "project": "make",
