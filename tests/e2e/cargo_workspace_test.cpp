@@ -1,0 +1,119 @@
+// abtest on the incident's Cargo shape (tests/fixtures/cargo-workspace), real builds: a bench
+// target of a workspace member, enabled through the bench crate's feature, built per variant with
+// a core-crate toggle of known effect and read back SLOWER; a missing bench named; `init` listing
+// the members, their features and each bench with its harness's format. Skipped (never passed)
+// without cargo or Debian's crates. The crate's copy and Cargo's target folder persist in the build
+// tree, so Criterion's dependencies compile once (~2 min of CPU), not on every run.
+#include <gtest/gtest.h>
+
+#include "tests/e2e/bisect_test_support.hpp"
+
+namespace abtest::e2e {
+namespace {
+
+const fs::path fixture = fs::path(ABTEST_SOURCE_DIR) / "tests/fixtures/cargo-workspace";
+
+bool have_cargo(std::string& why) {
+  if (std::system("command -v cargo >/dev/null 2>&1") != 0) return why = "no cargo on PATH", false;
+  std::error_code ec;
+  if (!fs::exists("/usr/share/cargo/registry/criterion-0.3.6", ec)) return why = "Debian's librust-criterion-dev is not installed", false;
+  return true;
+}
+
+#define SKIP_WITHOUT_CARGO()                                                    \
+  if (std::string why; !have_cargo(why)) GTEST_SKIP() << why << " — scripts/setup.sh --with-tests"
+
+// The workspace's sources (not target/, messages/ or abtest.json) in `dest`, files rewritten only
+// when they differ (Cargo's fingerprints stay fresh), and `manifest` as its abtest.json.
+fs::path workspace_copy(const fs::path& dest, const nlohmann::json& manifest) {
+  for (auto it = fs::recursive_directory_iterator(fixture); it != fs::recursive_directory_iterator(); ++it) {
+    const auto rel = fs::relative(it->path(), fixture);
+    const std::string top = rel.begin()->string();
+    if (top == "target" || top == "messages" || top == "abtest.json" || top == "README.md") {
+      if (it->is_directory()) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file()) write_if_changed(dest / rel, slurp(it->path()));
+  }
+  if (manifest.is_null()) fs::remove(dest / "abtest.json");
+  else write_if_changed(dest / "abtest.json", manifest.dump(2) + "\n");
+  return dest / "abtest.json";
+}
+
+// The persistent copy of the workspace, with a fresh results database.
+struct workspace {
+  fs::path dir = fs::path(ABTEST_E2E_WORK_DIR) / "cargo-workspace";
+  fs::path db = dir / "results.db";
+  nlohmann::json manifest = nlohmann::json::parse(slurp(fixture / "abtest.json"));
+  workspace() { fs::remove(db); }
+  cli_result abtest(std::vector<std::string> args) {
+    workspace_copy(dir, manifest);
+    std::vector<std::string> all{"--json", "--manifest", (dir / "abtest.json").string(), "--db", db.string()};
+    all.insert(all.end(), args.begin(), args.end());
+    return run_abtest(all);
+  }
+};
+
+const nlohmann::json* verdict_on(const nlohmann::json& j, const std::string& metric) {
+  for (const auto& v : j["verdicts"])
+    if (v["metric"] == metric) return &v;
+  return nullptr;
+}
+
+TEST(cargo_workspace, a_members_bench_target_reads_the_core_toggle_slower) {
+  SKIP_WITHOUT_CARGO();
+  workspace w;
+  w.manifest["params"]["n"] = "10000000";
+  const auto r = w.abtest({"run", "--toggle", "SLOW", "--rounds", "3", "--seed", "5"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  const auto* v = verdict_on(j, "synth.synth_s");
+  ASSERT_NE(v, nullptr) << j.dump(2);
+  // planted_slow walks the chain twice: about 2× (2.1× measured on a loaded 2-core host).
+  EXPECT_EQ((*v)["verdict"], "slower") << v->dump();
+  EXPECT_GT((*v)["ratio"].get<double>(), 1.4) << v->dump();
+  // Each variant's bench program, copied from where Cargo's messages said, under {bin}.
+  for (const char* variant : {"base", "SLOW"})
+    EXPECT_TRUE(fs::exists(w.dir / ".abtest/build" / variant / "release/synth")) << variant;
+  EXPECT_TRUE(fs::exists(w.dir / ".abtest/build/cargo-target"));
+}
+
+TEST(cargo_workspace, a_bench_no_selected_member_has_is_named) {
+  SKIP_WITHOUT_CARGO();
+  workspace w;
+  w.manifest["build"]["targets"] = {"bench:synth", "bench:nosuch"};
+  w.manifest["benchmarks"].push_back({{"name", "nosuch"}, {"format", "json"}, {"command", {"{bin}/nosuch"}}});
+  const auto r = w.abtest({"build", "--variant", "base"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE((r.out + r.err).find("nosuch"), std::string::npos) << r.out << r.err;
+}
+
+TEST(cargo_workspace, init_lists_members_features_and_benches_with_their_formats) {
+  SKIP_WITHOUT_CARGO();
+  scratch dir("cargo-ws-init");
+  const fs::path manifest = workspace_copy(dir.path() / "ws", nullptr);
+  const auto r = run_abtest({"--json", "init"}, dir.path() / "ws");
+  const auto answer = json_of(r);
+  const auto m = nlohmann::json::parse(slurp(manifest));
+  EXPECT_EQ(m["build"]["system"], "cargo");
+  EXPECT_EQ(m["build"]["packages"], nlohmann::json({"ws-bench", "ws-criterion"}));
+  EXPECT_EQ(m["build"]["features"], nlohmann::json({"ws-bench/synth-bench"}));  // synth's required-features
+  EXPECT_EQ(m["build"]["targets"], nlohmann::json({"bench:synth", "bench:chain"}));
+  std::set<std::string> features;
+  for (const auto& t : m["toggles"]) features.insert(t["feature"]);
+  EXPECT_EQ(features, (std::set<std::string>{"ws-core?/planted_slow", "ws-core?/planted_null"}));
+  ASSERT_EQ(m["benchmarks"].size(), 2u) << m.dump(2);
+  EXPECT_EQ(m["benchmarks"][0]["format"], "json");  // synth prints its own timing: the user says how
+  EXPECT_EQ(m["benchmarks"][1]["format"], "criterion");
+  EXPECT_EQ(m["benchmarks"][1]["command"], nlohmann::json({"{bin}/chain", "--bench", "--warm-up-time", "1", "--measurement-time", "1",
+                                                           "--sample-size", "10", "--noplot"}));
+  EXPECT_NE(answer["to_do"].dump().find("check each benchmark's command and format (synth)"), std::string::npos) << answer.dump(2);
+  EXPECT_NE(answer["left_out"].dump().find("ws-bench/synth-bench (required by a benchmark program"), std::string::npos) << answer.dump(2);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(answer["valid"], true) << answer.dump(2);
+  const auto dry = run_abtest({"build", "--dry-run", "--variant", "all"}, dir.path() / "ws");
+  EXPECT_EQ(dry.code, 0) << dry.err;
+}
+
+}  // namespace
+}  // namespace abtest::e2e
