@@ -11,7 +11,7 @@
 #include <set>
 
 #include "harness/builder/build_system_driver.hpp"
-#include "harness/builder/cargo_artifacts.hpp"
+#include "harness/builder/cargo_text.hpp"
 
 namespace abtest {
 namespace {

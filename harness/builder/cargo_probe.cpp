@@ -68,50 +68,6 @@ const char* format_of(bench_harness h) {
 
 }  // namespace
 
-bench_harness bench_harness_of(bool harness_off, bool has_criterion, bool has_divan) {
-  if (!harness_off) return bench_harness::libtest;
-  if (has_criterion) return bench_harness::criterion;
-  if (has_divan) return bench_harness::divan;
-  return bench_harness::own;
-}
-
-bool bench_harness_off(std::string_view toml, std::string_view bench) {
-  // The lines of each [[bench]] table up to the next table header; `name` and `harness` in it.
-  bool inside = false, named = false, off = false;
-  const auto value_of = [](std::string_view line, std::string_view key) -> std::string_view {
-    const auto first = line.find_first_not_of(" \t");
-    if (first == std::string_view::npos || line.compare(first, key.size(), key) != 0) return {};
-    auto rest = line.substr(first + key.size());
-    const auto eq = rest.find_first_not_of(" \t");
-    if (eq == std::string_view::npos || rest[eq] != '=') return {};
-    rest = rest.substr(eq + 1);
-    const auto start = rest.find_first_not_of(" \t");
-    if (start == std::string_view::npos) return {};
-    rest = rest.substr(start);
-    const auto end = rest.find_first_of(" \t#\r");
-    return rest.substr(0, end);
-  };
-  std::size_t pos = 0;
-  while (pos <= toml.size()) {
-    std::size_t end = toml.find('\n', pos);
-    if (end == std::string_view::npos) end = toml.size();
-    const std::string_view line = toml.substr(pos, end - pos);
-    pos = end + 1;
-    const auto first = line.find_first_not_of(" \t");
-    if (first != std::string_view::npos && line[first] == '[') {
-      if (named) return off;
-      inside = line.compare(first, 9, "[[bench]]") == 0;
-      named = off = false;
-      continue;
-    }
-    if (!inside) continue;
-    const auto name = value_of(line, "name");
-    if (name.size() >= 2 && name.front() == '"' && name.substr(1, name.size() - 2) == bench && name.back() == '"') named = true;
-    if (value_of(line, "harness") == "false") off = true;
-  }
-  return named && off;
-}
-
 void probe_cargo(const fs::path& source, const std::function<void(std::string_view)>& say, project_draft& d) {
   say(fmt::format("init: asking cargo for the members and targets of {} (cargo metadata --no-deps)", source.string()));
   const json meta = cargo_metadata(source);

@@ -10,19 +10,10 @@
 #include <string>
 #include <string_view>
 
+#include "harness/builder/cargo_text.hpp"
 #include "harness/builder/project_probe.hpp"
 
 namespace abtest {
-
-// How a bench target measures, from its package's dependencies (normal or dev) and its `harness`
-// key: Criterion or divan with `harness = false` → that library; `harness = false` otherwise → the
-// program's own output; the default harness → libtest's `#[bench]`.
-enum class bench_harness { criterion, divan, libtest, own };
-bench_harness bench_harness_of(bool harness_off, bool has_criterion, bool has_divan);
-
-// Whether the `[[bench]]` table named `bench` in a Cargo.toml's text says `harness = false`. A bench
-// it does not declare (benches/NAME.rs found by Cargo) has the default harness.
-bool bench_harness_off(std::string_view cargo_toml, std::string_view bench);
 
 // What a Criterion bench's command adds so that one abtest sample is one short Criterion run: its
 // benchmark mode (`--bench`, what `cargo bench` passes), 1 s of warm-up and of measurement, 10

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "harness/builder/cargo_artifacts.hpp"
+#include "harness/builder/cargo_text.hpp"
 #include "harness/builder/cargo_probe.hpp"
 
 namespace abtest {
