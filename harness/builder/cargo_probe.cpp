@@ -89,17 +89,15 @@ void probe_cargo(const fs::path& source, const std::function<void(std::string_vi
     d.guessed.push_back(fmt::format("a Cargo workspace of {} member(s): {}{}", packages.size(), fmt::join(names, ", "),
                                     root ? "" : " (a virtual manifest)"));
   }
-  std::set<std::string> programs, required, used_packages;
-  // A selected member's feature is member/feature. Any other member is reached as a dependency,
-  // and Cargo 1.65 reads member/feature as the dependency's feature, which an optional dependency
-  // enabled only through "dep:member" refuses: member?/feature works on every Cargo.
+  // A member's feature in a workspace: member?/feature. Cargo 1.65 reads member/feature as a
+  // feature of the dependency `member` wherever a selected package has one, and an optional
+  // dependency enabled only through "dep:member" refuses it; the weak form works on every Cargo,
+  // whether the member is selected or not.
   const auto qualified = [&](const json& p, const std::string& feature) {
-    const std::string name = p.value("name", "");
-    if (!workspace) return feature;
-    return used_packages.count(name) ? fmt::format("{}/{}", name, feature) : fmt::format("{}?/{}", name, feature);
+    return workspace ? fmt::format("{}?/{}", p.value("name", ""), feature) : feature;
   };
-
   json benchmarks = json::array(), targets = json::array();
+  std::set<std::string> programs, required, used_packages;
   std::vector<std::string> own_output;
   for (const auto* p : packages) {
     const std::string toml = read_text_file(p->value("manifest_path", ""));

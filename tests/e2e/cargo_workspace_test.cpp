@@ -92,23 +92,31 @@ TEST(cargo_workspace, init_lists_members_features_and_benches_with_their_formats
   SKIP_WITHOUT_CARGO();
   scratch dir("cargo-ws-init");
   const fs::path manifest = workspace_copy(dir.path() / "ws", nullptr);
+  // A bench Cargo finds by itself (benches/walk.rs, not declared): libtest's default harness.
+  write_if_changed(dir.path() / "ws/core/benches/walk.rs", "//! An undeclared bench.\n#[test]\nfn walks() { assert_eq!(ws_core::chain(1, 10), ws_core::chain(1, 10)); }\n");
   const auto r = run_abtest({"--json", "init"}, dir.path() / "ws");
   const auto answer = json_of(r);
   const auto m = nlohmann::json::parse(slurp(manifest));
   EXPECT_EQ(m["build"]["system"], "cargo");
-  EXPECT_EQ(m["build"]["packages"], nlohmann::json({"ws-bench", "ws-criterion"}));
-  EXPECT_EQ(m["build"]["features"], nlohmann::json({"ws-bench/synth-bench"}));  // synth's required-features
-  EXPECT_EQ(m["build"]["targets"], nlohmann::json({"bench:synth", "bench:chain"}));
+  EXPECT_EQ(m["build"]["packages"], nlohmann::json({"ws-bench", "ws-core", "ws-criterion"}));
+  EXPECT_EQ(m["build"]["features"], nlohmann::json({"ws-bench?/synth-bench"}));  // synth's required-features
+  const auto targets = m["build"]["targets"].get<std::set<std::string>>();
+  EXPECT_EQ(targets, (std::set<std::string>{"bench:synth", "bench:chain", "bench:walk"}));
   std::set<std::string> features;
   for (const auto& t : m["toggles"]) features.insert(t["feature"]);
   EXPECT_EQ(features, (std::set<std::string>{"ws-core?/planted_slow", "ws-core?/planted_null"}));
-  ASSERT_EQ(m["benchmarks"].size(), 2u) << m.dump(2);
-  EXPECT_EQ(m["benchmarks"][0]["format"], "json");  // synth prints its own timing: the user says how
-  EXPECT_EQ(m["benchmarks"][1]["format"], "criterion");
-  EXPECT_EQ(m["benchmarks"][1]["command"], nlohmann::json({"{bin}/chain", "--bench", "--warm-up-time", "1", "--measurement-time", "1",
-                                                           "--sample-size", "10", "--noplot"}));
+  std::map<std::string, nlohmann::json> benches;
+  for (const auto& b : m["benchmarks"]) benches[b["name"]] = b;
+  ASSERT_EQ(benches.size(), 3u) << m.dump(2);
+  EXPECT_EQ(benches["synth"]["format"], "json");  // synth prints its own timing: the user says how
+  EXPECT_EQ(benches["synth"]["command"], nlohmann::json({"{bin}/synth"}));
+  EXPECT_EQ(benches["chain"]["format"], "criterion");
+  EXPECT_EQ(benches["chain"]["command"], nlohmann::json({"{bin}/chain", "--bench", "--warm-up-time", "1", "--measurement-time", "1",
+                                                         "--sample-size", "10", "--noplot"}));
+  EXPECT_EQ(benches["walk"]["format"], "libtest");
+  EXPECT_EQ(benches["walk"]["command"], nlohmann::json({"{bin}/walk", "--bench"}));
   EXPECT_NE(answer["to_do"].dump().find("check each benchmark's command and format (synth)"), std::string::npos) << answer.dump(2);
-  EXPECT_NE(answer["left_out"].dump().find("ws-bench/synth-bench (required by a benchmark program"), std::string::npos) << answer.dump(2);
+  EXPECT_NE(answer["left_out"].dump().find("ws-bench?/synth-bench (required by a benchmark program"), std::string::npos) << answer.dump(2);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(answer["valid"], true) << answer.dump(2);
   const auto dry = run_abtest({"build", "--dry-run", "--variant", "all"}, dir.path() / "ws");
