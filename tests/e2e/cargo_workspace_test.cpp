@@ -1,7 +1,8 @@
 // abtest on the incident's Cargo shape (tests/fixtures/cargo-workspace), real builds: a bench
 // target of a workspace member, enabled through the bench crate's feature, built per variant with
-// a core-crate toggle of known effect and read back SLOWER; a missing bench named; `init` listing
-// the members, their features and each bench with its harness's format. Skipped (never passed)
+// a core-crate toggle of known effect and read back SLOWER, through its own printed timing and
+// through a Criterion bench; a missing bench named; `init` listing the members, their features and
+// each bench with its harness's format. Skipped (never passed)
 // without cargo or Debian's crates. The crate's copy and Cargo's target folder persist in the build
 // tree, so Criterion's dependencies compile once (~2 min of CPU), not on every run.
 #include <gtest/gtest.h>
@@ -76,6 +77,34 @@ TEST(cargo_workspace, a_members_bench_target_reads_the_core_toggle_slower) {
   for (const char* variant : {"base", "SLOW"})
     EXPECT_TRUE(fs::exists(w.dir / ".abtest/build" / variant / "release/synth")) << variant;
   EXPECT_TRUE(fs::exists(w.dir / ".abtest/build/cargo-target"));
+}
+
+TEST(cargo_workspace, a_criterion_bench_reads_the_core_toggle_slower) {
+  SKIP_WITHOUT_CARGO();
+  workspace w;
+  w.manifest["build"]["packages"] = {"ws-criterion"};
+  w.manifest["build"]["features"] = nlohmann::json::array();
+  w.manifest["build"]["targets"] = {"bench:chain"};
+  // What init writes for a Criterion bench, filtered to one bench id: about 2.5 s per sample.
+  w.manifest["benchmarks"] = {{{"name", "chain"}, {"format", "criterion"}, {"timeout_s", 120},
+                               {"command", {"{bin}/chain", "--bench", "--warm-up-time", "1", "--measurement-time", "1", "--sample-size", "10",
+                                            "--noplot", "chain/64k"}}}};
+  const auto r = w.abtest({"run", "--toggle", "SLOW", "--rounds", "3", "--seed", "7"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = json_of(r);
+  // One metric per Criterion bench id: chain/64k, and not chain/1k, which the filter left out.
+  const nlohmann::json* v = nullptr;
+  for (const auto& x : j["verdicts"]) {
+    const std::string metric = x["metric"];
+    EXPECT_EQ(metric.find("1k"), std::string::npos) << metric;
+    if (metric.find("64k") != std::string::npos) v = &x;
+  }
+  ASSERT_NE(v, nullptr) << j.dump(2);
+  EXPECT_EQ((*v)["metric"].get<std::string>().substr((*v)["metric"].get<std::string>().size() - 2), "_s") << v->dump();
+  // planted_slow walks the chain twice: about 2× per iteration, read from Criterion's estimate.
+  EXPECT_EQ((*v)["verdict"], "slower") << v->dump();
+  EXPECT_GT((*v)["ratio"].get<double>(), 1.4) << v->dump();
+  EXPECT_TRUE(fs::exists(w.dir / ".abtest/build/SLOW/release/chain"));
 }
 
 TEST(cargo_workspace, a_bench_no_selected_member_has_is_named) {
