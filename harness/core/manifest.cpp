@@ -326,9 +326,31 @@ counts_spec parse_counts(const validator& v, const json& j, const std::string& w
   return c;
 }
 
+// The benchmark's output format: its row, which names the keys the format takes (design §4).
+const exec::output_format_row& format_row(const validator& v, const json& j, const std::string& where) {
+  if (!j.contains("format")) v.fail(where + ".format", "missing", fmt::format("use one of: {}", exec::output_format_names()));
+  const std::string format = v.string(j["format"], where + ".format");
+  const exec::output_format_row* row = exec::find_output_format(format);
+  if (row == nullptr)
+    v.fail(where + ".format", fmt::format("unknown format \"{}\"", format), fmt::format("use one of: {}", exec::output_format_names()));
+  return *row;
+}
+
+// The one hook where a format's own keys (`pattern`, `rows`, …) are handed to its row to validate.
+json format_options(const validator& v, const exec::output_format_row& row, const json& j, const std::string& where) {
+  try {
+    return row.options(j);
+  } catch (const exec::format_key_error& e) {
+    v.fail(where + "." + e.key, e.what, e.fix);
+  }
+}
+
 benchmark_spec parse_benchmark(const validator& v, const json& j, const std::string& where) {
   if (!j.is_object()) v.fail(where, "must be an object", "write {\"name\": ..., \"format\": ..., \"command\": [...]}");
-  v.only_keys(j, where, {"name", "format", "command", "pattern", "timeout_s", "warmups", "ok_exit_codes", "counts"});
+  const exec::output_format_row& row = format_row(v, j, where);
+  std::vector<std::string> keys{"name", "format", "command", "timeout_s", "warmups", "ok_exit_codes", "counts"};
+  keys.insert(keys.end(), row.keys.begin(), row.keys.end());
+  v.only_keys(j, where, keys);
   benchmark_spec b;
   if (!j.contains("name")) v.fail(where + ".name", "missing", "name the benchmark, e.g. \"proof\"");
   b.name = v.string(j["name"], where + ".name");
@@ -336,26 +358,12 @@ benchmark_spec parse_benchmark(const validator& v, const json& j, const std::str
   if (!std::regex_match(b.name, name_re))
     v.fail(where + ".name", fmt::format("\"{}\" is not a valid benchmark name", b.name),
            "use 1–32 characters [a-z0-9_] starting with a letter (it prefixes metric names)");
-  if (!j.contains("format")) v.fail(where + ".format", "missing", "use one of: gbench, json, lines, process");
-  const std::string format = v.string(j["format"], where + ".format");
-  if (const auto f = exec::parse_output_format(format)) b.format = *f;
-  else v.fail(where + ".format", fmt::format("unknown format \"{}\"", format), "use one of: gbench, json, lines, process");
+  b.format = std::string(row.name);
+  b.format_options = format_options(v, row, j, where);
   if (!j.contains("command")) v.fail(where + ".command", "missing", "give the program and its arguments as an array");
   b.command = v.strings(j["command"], where + ".command");
   if (b.command.empty() || b.command.front().empty())
     v.fail(where + ".command", "is empty", "give the program and its arguments, e.g. [\"{bin}/bench\", \"--json\"]");
-  if (j.contains("pattern")) {
-    if (b.format != exec::output_format::lines) v.fail(where + ".pattern", "only applies to format \"lines\"", "remove it or set \"format\": \"lines\"");
-    b.pattern = v.string(j["pattern"], where + ".pattern");
-    try {
-      std::regex re(b.pattern, std::regex::ECMAScript);
-      if (re.mark_count() < 2) v.fail(where + ".pattern", "needs capture groups (name) and (value)", "e.g. \"TIMING: (\\\\w+) ([0-9.]+) (ms)\"");
-    } catch (const std::regex_error& e) {
-      v.fail(where + ".pattern", fmt::format("is not a valid ECMAScript regular expression ({})", e.what()), "fix the expression");
-    }
-  } else if (b.format == exec::output_format::lines) {
-    v.fail(where + ".pattern", "missing", "format \"lines\" needs a pattern with groups (name) (value) [(unit)]");
-  }
   if (j.contains("timeout_s")) b.timeout_s = v.positive(j["timeout_s"], where + ".timeout_s");
   if (j.contains("warmups")) {
     if (!j["warmups"].is_number_integer() || j["warmups"].get<int>() < 0)
@@ -393,9 +401,9 @@ void check_placeholders(const validator& v, const manifest& m) {
       const std::string& arg = *text;
       for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {
         const std::string name = (*it)[1];
-        if (name == "bin") continue;
+        if (name == "bin" || name == "out") continue;
         if (!m.params.count(name)) {
-          std::vector<std::string> known{"bin"};
+          std::vector<std::string> known{"bin", "out"};
           for (const auto& [k, _] : m.params) known.push_back(k);
           v.fail(where, fmt::format("placeholder {{{}}} is not defined", name),
                  fmt::format("add \"{}\" to \"params\" (known: {})", name, fmt::join(known, ", ")));
@@ -587,8 +595,8 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
     const json& p = v.object(root, "params", "params");
     for (const auto& [key, value] : p.items()) {
       static const std::regex key_re("[A-Za-z_][A-Za-z0-9_]*");
-      if (!std::regex_match(key, key_re) || key == "bin")
-        v.fail("params." + key, "is not a valid parameter name", "use [A-Za-z_][A-Za-z0-9_]*, and not \"bin\"");
+      if (!std::regex_match(key, key_re) || key == "bin" || key == "out")
+        v.fail("params." + key, "is not a valid parameter name", "use [A-Za-z_][A-Za-z0-9_]*, and not \"bin\" or \"out\"");
       m.params[key] = v.scalar(value, "params." + key);
     }
   }
@@ -715,6 +723,7 @@ std::vector<std::string> expand_command(const benchmark_spec& bench, const std::
                                         const std::map<std::string, std::filesystem::path>& programs) {
   std::map<std::string, std::string> values = params;
   values["bin"] = bin.string();
+  values["out"] = "{out}";  // a fresh path per sample: the executor fills it in
   std::vector<std::string> argv;
   for (const auto& arg : bench.command) {
     // `{bin}/NAME` anywhere (e.g. behind a wrapper: ["taskset", "-c", "1", "{bin}/bench"]).

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/exec/parsers.hpp"
+#include "harness/exec/format.hpp"
 
 namespace abtest {
 
@@ -104,9 +104,10 @@ struct counts_spec {
 
 struct benchmark_spec {
   std::string name;
-  exec::output_format format = exec::output_format::json;
-  std::vector<std::string> command;      // with {bin} and {param} placeholders
-  std::string pattern;                   // `lines` only: ECMAScript regex
+  std::string format = "json";           // a row of exec::output_formats()
+  // The format's own keys (`pattern`, `rows`, …) as its row validated them; carried in bundles.
+  nlohmann::json format_options = nlohmann::json::object();
+  std::vector<std::string> command;      // with {bin}, {param} and {out} placeholders
   double timeout_s = 600;
   int warmups = 1;
   std::vector<int> ok_exit_codes{0};     // exit codes of a run that measured (default: 0 only)

@@ -112,7 +112,7 @@ TEST(manifest, undefined_placeholder_and_missing_target) {
   doc["benchmarks"][0]["command"] = {"{bin}/bench", "{size}"};
   const auto e = error_of(doc);
   EXPECT_NE(e.find("benchmarks[0].command[1]: placeholder {size} is not defined"), std::string::npos) << e;
-  EXPECT_NE(e.find("known: bin, n, preset"), std::string::npos) << e;
+  EXPECT_NE(e.find("known: bin, out, n, preset"), std::string::npos) << e;
   doc = valid();
   doc["benchmarks"][0]["command"] = {"{bin}/other"};
   EXPECT_NE(error_of(doc).find("program \"other\" is not in build.targets"), std::string::npos);
@@ -130,6 +130,33 @@ TEST(manifest, formats_patterns_and_references) {
   doc = valid();
   doc["reference"]["metrics"] = {{"synth.total_s", 1.0}};
   EXPECT_NE(error_of(doc).find("does not name a metric of a listed benchmark"), std::string::npos);
+}
+
+// A format's own keys are handed to its row (design §4): validated there, named in the error, kept
+// in the spec; another format's keys are unknown keys; {out} is a placeholder, not a param.
+TEST(manifest, format_keys_belong_to_their_format) {
+  auto doc = valid();
+  doc["benchmarks"][0]["pattern"] = "T: (\\w+) ([0-9.]+)";
+  EXPECT_NE(error_of(doc).find("benchmarks[0].pattern: unknown key"), std::string::npos) << error_of(doc);
+  doc = valid();
+  doc["benchmarks"][0]["format"] = "lines";
+  doc["benchmarks"][0]["patterns"] = {{"compress", "no group"}};
+  EXPECT_NE(error_of(doc).find("benchmarks[0].patterns.compress: needs a capture group"), std::string::npos) << error_of(doc);
+  doc = valid();
+  doc["benchmarks"][0]["rows"] = "results";
+  EXPECT_NE(error_of(doc).find("benchmarks[0].value_field: missing"), std::string::npos) << error_of(doc);
+  doc["benchmarks"][0]["value_field"] = "mean";
+  doc["benchmarks"][0]["command"] = {"{bin}/bench", "--json={out}"};
+  const manifest m = parse_manifest(doc.dump(), "/p/abtest.json");
+  EXPECT_EQ(m.benchmarks[0].format, "json");
+  EXPECT_EQ(m.benchmarks[0].format_options, (json{{"rows", "results"}, {"value_field", "mean"}}));
+  EXPECT_EQ(expand_command(m.benchmarks[0], "/b", m.params).at(1), "--json={out}");  // filled in per sample
+  doc = valid();
+  doc["params"]["out"] = "x";
+  EXPECT_NE(error_of(doc).find("params.out: is not a valid parameter name"), std::string::npos);
+  doc = valid();
+  doc["benchmarks"][0]["format"] = "criterion";
+  EXPECT_NO_THROW(parse_manifest(doc.dump(), "/p/abtest.json"));
 }
 
 TEST(manifest, syntax_errors_give_the_line) {
