@@ -98,7 +98,7 @@ std::vector<std::string> targets_for(const manifest& m, const std::vector<std::s
   }
   std::vector<std::string> out;
   for (const auto& t : m.build.targets)
-    if (wanted.count(t)) out.push_back(t);
+    if (wanted.count(program_of_target(t))) out.push_back(t);
   return out;
 }
 
@@ -233,7 +233,8 @@ build_outcome builder::build(const variant& requested, const build_output_fn& on
   out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (ok) {
     std::string all;
-    const std::set<std::string> built(options_.targets.begin(), options_.targets.end());
+    std::set<std::string> built;
+    for (const auto& t : options_.targets) built.insert(program_of_target(t));
     for (const auto& target : benchmark_programs(m_)) {
       if (!built.empty() && !built.count(target)) continue;
       const auto it = r.programs.find(target);
@@ -253,7 +254,7 @@ build_outcome builder::build(const variant& requested, const build_output_fn& on
   }
   // A target the project does not define is the common first-run mistake: name them instead of
   // leaving the user to find the build tool's line in the log.
-  static const std::regex unknown_target("unknown target '([^']+)'|no bin target named `([^`]+)`");
+  static const std::regex unknown_target("unknown target '([^']+)'|no (?:bin|bench) target named `([^`]+)`");
   for (std::sregex_iterator it(output.begin(), output.end(), unknown_target), end; it != end; ++it)
     out.missing_targets.push_back((*it)[1].matched ? (*it)[1] : (*it)[2]);
   out.ok = ok;

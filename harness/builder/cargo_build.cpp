@@ -1,7 +1,7 @@
 // Cargo: `cargo build` with the variant's features (the crate's `default` kept in force, and each
-// feature toggle's resolved level read from `cargo metadata`) in one target folder shared by every variant
-// (Cargo keeps each feature set's artifacts apart in it), the programs copied to the variant's own
-// folder under a lock (design §3.1).
+// feature toggle's resolved level read from `cargo metadata`) in one target folder shared by every
+// variant (Cargo keeps each feature set's artifacts apart in it), the bin and bench programs that
+// Cargo's JSON messages name copied to the variant's own folder under a lock (design §3.1).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -13,6 +13,7 @@
 
 #include "harness/builder/build_system_driver.hpp"
 #include "harness/builder/cargo_features.hpp"
+#include "harness/builder/cargo_text.hpp"
 #include "harness/exec/process.hpp"
 
 namespace abtest {
@@ -76,11 +77,16 @@ cargo_feature_flags toggle_features(const build_job& j, resolved_toggles& resolv
 system_result build_cargo(const build_job& j) {
   system_result r;
   r.bin_dir = j.dir / cargo_profile_dir(j.m.build.profile);
+  // JSON messages on stdout say where each executable is (a bench's name carries Cargo's hash);
+  // rustc's diagnostics stay readable text on stderr.
   std::vector<std::string> argv = {"cargo", "build", "--profile", j.m.build.profile, "--manifest-path",
-                                   (j.source / "Cargo.toml").string()};
-  for (const auto& t : j.targets) argv.insert(argv.end(), {"--bin", t});
+                                   (j.source / "Cargo.toml").string(), "--message-format=json-render-diagnostics"};
+  for (const auto& p : j.m.build.packages) argv.insert(argv.end(), {"-p", p});
+  for (const auto& t : j.targets)
+    argv.insert(argv.end(), {program_of_target(t) == t ? "--bin" : "--bench", program_of_target(t)});
   const cargo_feature_flags flags = toggle_features(j, r.resolved);
-  const std::set<std::string>& features = flags.features;
+  std::set<std::string> features = flags.features;
+  features.insert(j.m.build.features.begin(), j.m.build.features.end());  // what every variant needs
   if (flags.no_default_features) argv.push_back("--no-default-features");
   if (!features.empty()) argv.insert(argv.end(), {"--features", fmt::format("{}", fmt::join(features, ","))});
   for (const auto& a : j.m.build.args) argv.push_back(a);
@@ -99,22 +105,37 @@ system_result build_cargo(const build_job& j) {
   const size_t before = j.output.size();
   r.ok = j.run(argv, j.source, {{"CARGO_TARGET_DIR", shared.string()}, {"CARGO_TERM_COLOR", "never"}});
   r.configured_now = !fs::exists(r.bin_dir);
+  const std::string built = j.output.substr(before);
   if (r.ok) {
     fs::create_directories(r.bin_dir);
+    const auto made = cargo_executables(built);
     for (const auto& t : j.targets) {
+      const std::string program = program_of_target(t);
+      const char* kind = program == t ? "bin" : "bench";
+      std::vector<const cargo_executable*> found;
+      for (const auto& a : made)
+        if (a.kind == kind && a.name == program && (found.empty() || found.front()->executable != a.executable)) found.push_back(&a);
+      if (found.size() != 1) {
+        std::vector<std::string> where;
+        for (const auto* a : found) where.push_back(a->manifest_path.string());
+        j.output += found.empty() ? fmt::format("abtest: cargo reported no {} executable \"{}\"\n", kind, program)
+                                  : fmt::format("abtest: {} target \"{}\" is in several packages ({}) — name one in build.packages\n",
+                                                kind, program, fmt::join(where, ", "));
+        r.ok = false;
+        continue;
+      }
       std::error_code ec;
-      fs::copy_file(shared / cargo_profile_dir(j.m.build.profile) / t, r.bin_dir / t, fs::copy_options::overwrite_existing, ec);
-      if (ec) j.output += fmt::format("abtest: cannot copy {} to {}: {}\n", t, r.bin_dir.string(), ec.message());
+      fs::copy_file(found.front()->executable, r.bin_dir / program, fs::copy_options::overwrite_existing, ec);
+      if (ec) j.output += fmt::format("abtest: cannot copy {} to {}: {}\n", found.front()->executable.string(), r.bin_dir.string(), ec.message());
     }
   }
   if (lock >= 0) ::close(lock);  // releases the lock
-  const std::string built = j.output.substr(before);
   r.units_compiled = count_matches(built, R"((^|\n)\s*Compiling \S+ v)");
   r.tool_version = j.version_of({"cargo", "-V"});
   r.compiler = j.version_of({"rustc", "-V"});
   r.flags = fmt::format("--profile {}{}{}", j.m.build.profile, flags.no_default_features ? " --no-default-features" : "",
                         features.empty() ? std::string{} : fmt::format(" --features {}", fmt::join(features, ",")));
-  for (const auto& t : j.targets) r.programs[t] = r.bin_dir / t;
+  for (const auto& t : j.targets) r.programs[program_of_target(t)] = r.bin_dir / program_of_target(t);
   return r;
 }
 

@@ -1,5 +1,5 @@
 // Probing a project for `abtest init`: CMake options with benchmark switches turned ON and the Google
-// Benchmark programs built and asked; Cargo features and binaries; a Makefile as a command build.
+// Benchmark programs built and asked; Cargo through cargo_probe.cpp; a Makefile as a command build.
 #include "harness/builder/project_probe.hpp"
 
 #include <fmt/format.h>
@@ -9,10 +9,9 @@
 #include <cctype>
 #include <functional>
 #include <fstream>
-#include <regex>
 #include <set>
-#include <sstream>
 
+#include "harness/builder/cargo_probe.hpp"
 #include "harness/builder/cmake_file_api.hpp"
 #include "harness/builder/cmake_options.hpp"
 #include "harness/builder/gbench_list.hpp"
@@ -281,44 +280,6 @@ void probe_cmake(const fs::path& source, const fs::path& probe_dir, const std::f
                                   fmt::join(other, ", ")));
 }
 
-void probe_cargo(const fs::path& source, project_draft& d) {
-  const std::string toml = read_text_file(source / "Cargo.toml");
-  std::smatch mt;
-  static const std::regex name_re(R"re(\[package\][^\[]*?\n\s*name\s*=\s*"([^"]+)")re");
-  d.manifest["project"] = std::regex_search(toml, mt, name_re) ? mt[1].str() : source.filename().string();
-  d.manifest["build"] = {{"system", "cargo"}, {"profile", "release"}, {"args", {"--offline"}}};
-  d.guessed.push_back("--offline in build.args: remove it if the machine that measures reaches a crates registry");
-  std::vector<std::string> taken;
-  json toggles = json::array();
-  const auto features = cargo_features(toml);
-  for (const auto& f : features) toggles.push_back({{"id", toggle_id_for(f, "", taken)}, {"feature", f}});
-  d.manifest["toggles"] = toggles;
-  d.guessed.push_back(fmt::format("{} toggle(s) from Cargo features (their ids are listed above)", features.size()));
-  // Programs: [[bin]] names and src/bin/*.rs.
-  std::vector<std::string> bins;
-  static const std::regex bin_re(R"re(\[\[bin\]\][^\[]*?name\s*=\s*"([^"]+)")re");
-  for (std::sregex_iterator it(toml.begin(), toml.end(), bin_re), end; it != end; ++it) bins.push_back((*it)[1]);
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(source / "src/bin", ec))
-    if (e.path().extension() == ".rs" && std::find(bins.begin(), bins.end(), e.path().stem().string()) == bins.end())
-      bins.push_back(e.path().stem().string());
-  json benchmarks = json::array();
-  for (const auto& b : bins) {
-    std::string name;
-    for (char c : b) name += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
-    if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0]))) name = "b_" + name;
-    benchmarks.push_back({{"name", name.substr(0, 32)}, {"format", "json"}, {"command", {"{bin}/" + b}}});
-  }
-  d.manifest["build"]["targets"] = bins;
-  d.manifest["benchmarks"] = benchmarks;
-  if (!bins.empty())
-    d.to_do.push_back(fmt::format("check each benchmark's command and format ({}): \"json\" expects one JSON object with \"metrics\" "
-                                  "on stdout; use \"lines\" with a pattern for printed timings", fmt::join(bins, ", ")));
-  if (fs::exists(source / "benches"))
-    d.to_do.push_back("`cargo bench` targets (benches/) are not built by `cargo build`: expose the measurement as a [[bin]] that "
-                      "prints JSON, or run it through a command benchmark");
-}
-
 void probe_make(const fs::path& source, project_draft& d) {
   d.manifest["project"] = source.filename().string();
   d.manifest["build"] = {{"system", "command"}, {"command", {"make", "-j2"}}, {"bin", "."}, {"targets", json::array()}};
@@ -332,28 +293,11 @@ void probe_make(const fs::path& source, project_draft& d) {
 
 }  // namespace
 
-std::vector<std::string> cargo_features(const std::string& cargo_toml) {
-  std::vector<std::string> out;
-  std::istringstream in(cargo_toml);
-  bool inside = false;
-  static const std::regex key_re(R"re(^\s*"?([A-Za-z0-9_][A-Za-z0-9_+.-]*)"?\s*=)re");
-  for (std::string line; std::getline(in, line);) {
-    const auto first = line.find_first_not_of(" \t");
-    if (first != std::string::npos && line[first] == '[') {
-      inside = line.compare(first, 10, "[features]") == 0;
-      continue;
-    }
-    std::smatch m;
-    if (inside && std::regex_search(line, m, key_re) && m[1] != "default") out.push_back(m[1]);
-  }
-  return out;
-}
-
 project_draft probe_project(const fs::path& source, const fs::path& manifest_dir, const fs::path& probe_dir,
                             const std::function<void(std::string_view)>& say) {
   project_draft d;
   if (fs::exists(source / "CMakeLists.txt")) probe_cmake(source, probe_dir, say, d);
-  else if (fs::exists(source / "Cargo.toml")) probe_cargo(source, d);
+  else if (fs::exists(source / "Cargo.toml")) probe_cargo(source, say, d);
   else if (fs::exists(source / "Makefile") || fs::exists(source / "makefile") || fs::exists(source / "GNUmakefile")) probe_make(source, d);
   else
     throw user_error(exit_code::usage, fmt::format("{} has no CMakeLists.txt, Cargo.toml or Makefile — run `abtest init` in the "

@@ -21,7 +21,7 @@ struct project_draft {
   std::vector<std::string> left_out;   // options and programs that are not toggles or benchmarks, and why
 };
 
-// Looks at `source` (CMakeLists.txt → cmake, Cargo.toml → cargo, Makefile → command). For CMake
+// Looks at `source` (CMakeLists.txt → cmake, Cargo.toml → cargo (cargo_probe.hpp), Makefile → command). For CMake
 // the options come from an existing configured cache (build/, out/, cmake-build-*), or from a
 // configure into `probe_dir`; an option that builds the benchmarks (option_role::benchmarks) and is
 // OFF is configured ON and kept in build.cmake_args, the Google Benchmark programs are built there
@@ -30,8 +30,5 @@ struct project_draft {
 // user_error when no build system is recognised or the configure fails (naming a missing package).
 project_draft probe_project(const std::filesystem::path& source, const std::filesystem::path& manifest_dir,
                             const std::filesystem::path& probe_dir, const std::function<void(std::string_view)>& say);
-
-// The [features] table of a Cargo.toml, without "default", in file order.
-std::vector<std::string> cargo_features(const std::string& cargo_toml);
 
 }  // namespace abtest

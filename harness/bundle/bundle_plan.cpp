@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include "harness/exec/parsers.hpp"
+#include "harness/exec/format.hpp"
 
 namespace abtest::bundle {
 namespace fs = std::filesystem;
@@ -16,21 +16,27 @@ using nlohmann::json;
 namespace {
 
 json benchmark_json(const benchmark_spec& b) {
-  json j = {{"name", b.name},           {"format", std::string(exec::to_string(b.format))},
+  json j = {{"name", b.name},           {"format", b.format},
             {"command", b.command},     {"timeout_s", b.timeout_s},
             {"warmups", b.warmups},     {"ok_exit_codes", b.ok_exit_codes}};
-  if (!b.pattern.empty()) j["pattern"] = b.pattern;
+  for (const auto& [key, value] : b.format_options.items()) j[key] = value;  // as the manifest writes them
   return j;
 }
 
 benchmark_spec benchmark_from(const json& j) {
   benchmark_spec b;
   b.name = j.at("name").get<std::string>();
-  const auto format = exec::parse_output_format(j.at("format").get<std::string>());
-  if (!format) throw plan_error(fmt::format("benchmark {}: unknown format {}", b.name, j.at("format").dump()));
-  b.format = *format;
+  b.format = j.at("format").get<std::string>();
+  const exec::output_format_row* row = exec::find_output_format(b.format);
+  if (row == nullptr)
+    throw plan_error(fmt::format("benchmark {}: unknown format {} — this abtest knows {}; run the bundle with the abtest "
+                                 "that made it", b.name, j.at("format").dump(), exec::output_format_names()));
+  try {
+    b.format_options = row->options(j);
+  } catch (const exec::format_key_error& e) {
+    throw plan_error(fmt::format("benchmark {}: {}: {} — {}", b.name, e.key, e.what, e.fix));
+  }
   b.command = j.at("command").get<std::vector<std::string>>();
-  b.pattern = j.value("pattern", "");
   b.timeout_s = j.at("timeout_s").get<double>();
   b.warmups = j.at("warmups").get<int>();
   b.ok_exit_codes = j.at("ok_exit_codes").get<std::vector<int>>();

@@ -97,8 +97,13 @@ int init(const init_flags& f, const global_options& g) {
   }
   if (invalid.empty()) {
     // Name one benchmark: a project whose every test links Google Benchmark gets many, and a
-    // plain `abtest build` would build them all.
-    const std::string bench = d.manifest["benchmarks"].empty() ? "NAME" : d.manifest["benchmarks"][0]["name"].get<std::string>();
+    // plain `abtest build` would build them all. One read through its harness's own format before
+    // a "json" guess (a Cargo bin or custom bench whose output is still to check).
+    const auto& benches = d.manifest["benchmarks"];
+    const auto known = std::find_if(benches.begin(), benches.end(), [](const auto& b) { return b["format"] != "json"; });
+    const std::string bench = known != benches.end() ? (*known)["name"].get<std::string>()
+                              : benches.empty()     ? std::string("NAME")
+                                                    : benches[0]["name"].get<std::string>();
     fmt::print("\nnext: abtest build --bench {0}   (then abtest run --toggle {1} --bench {0} --rounds 10)\n", bench,
                d.manifest["toggles"].empty() ? "ID" : d.manifest["toggles"][0]["id"].get<std::string>());
   }

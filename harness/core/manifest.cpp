@@ -105,7 +105,7 @@ struct system_row {
 const std::vector<system_row>& system_rows() {
   static const std::vector<system_row> rows = {
       {build_system::cmake, "cmake", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"}},
-      {build_system::cargo, "cargo", {"system", "profile", "targets", "args", "without_cuda_args"}},
+      {build_system::cargo, "cargo", {"system", "profile", "targets", "packages", "features", "args", "without_cuda_args"}},
       {build_system::command, "command", {"system", "command", "bin", "targets", "without_cuda_args"}},
       {build_system::meson, "meson", {"system", "build_type", "targets", "args", "without_cuda_args"}},
   };
@@ -182,7 +182,9 @@ void parse_kind(const validator& v, const json& j, const std::string& where, bui
            fmt::format("use a toggle kind of {} projects ({}), or env, patch or revert", to_string(system), own_kinds(system)));
   t.kind = k.kind;
   static const std::regex name_re("[A-Za-z_][A-Za-z0-9_]*");
-  static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_/+.-]*");
+  // `member?/feature` too: Cargo 1.65 reads `member/feature` as a dependency's feature, which an
+  // optional dependency enabled only through "dep:member" refuses; the weak form works on every Cargo.
+  static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_+.-]*([?]?/[A-Za-z0-9_][A-Za-z0-9_+.-]*)?");
   const bool levels_given = j.contains("levels");
   switch (k.kind) {
     case toggle_kind::option:
@@ -325,9 +327,31 @@ counts_spec parse_counts(const validator& v, const json& j, const std::string& w
   return c;
 }
 
+// The benchmark's output format: its row, which names the keys the format takes (design §4).
+const exec::output_format_row& format_row(const validator& v, const json& j, const std::string& where) {
+  if (!j.contains("format")) v.fail(where + ".format", "missing", fmt::format("use one of: {}", exec::output_format_names()));
+  const std::string format = v.string(j["format"], where + ".format");
+  const exec::output_format_row* row = exec::find_output_format(format);
+  if (row == nullptr)
+    v.fail(where + ".format", fmt::format("unknown format \"{}\"", format), fmt::format("use one of: {}", exec::output_format_names()));
+  return *row;
+}
+
+// The one hook where a format's own keys (`pattern`, `rows`, …) are handed to its row to validate.
+json format_options(const validator& v, const exec::output_format_row& row, const json& j, const std::string& where) {
+  try {
+    return row.options(j);
+  } catch (const exec::format_key_error& e) {
+    v.fail(where + "." + e.key, e.what, e.fix);
+  }
+}
+
 benchmark_spec parse_benchmark(const validator& v, const json& j, const std::string& where) {
   if (!j.is_object()) v.fail(where, "must be an object", "write {\"name\": ..., \"format\": ..., \"command\": [...]}");
-  v.only_keys(j, where, {"name", "format", "command", "pattern", "timeout_s", "warmups", "ok_exit_codes", "counts", "better", "margin"});
+  const exec::output_format_row& row = format_row(v, j, where);
+  std::vector<std::string> keys{"name", "format", "command", "timeout_s", "warmups", "ok_exit_codes", "counts", "better", "margin"};
+  keys.insert(keys.end(), row.keys.begin(), row.keys.end());
+  v.only_keys(j, where, keys);
   benchmark_spec b;
   if (!j.contains("name")) v.fail(where + ".name", "missing", "name the benchmark, e.g. \"proof\"");
   b.name = v.string(j["name"], where + ".name");
@@ -335,26 +359,12 @@ benchmark_spec parse_benchmark(const validator& v, const json& j, const std::str
   if (!std::regex_match(b.name, name_re))
     v.fail(where + ".name", fmt::format("\"{}\" is not a valid benchmark name", b.name),
            "use 1–32 characters [a-z0-9_] starting with a letter (it prefixes metric names)");
-  if (!j.contains("format")) v.fail(where + ".format", "missing", "use one of: gbench, json, lines, process");
-  const std::string format = v.string(j["format"], where + ".format");
-  if (const auto f = exec::parse_output_format(format)) b.format = *f;
-  else v.fail(where + ".format", fmt::format("unknown format \"{}\"", format), "use one of: gbench, json, lines, process");
+  b.format = std::string(row.name);
+  b.format_options = format_options(v, row, j, where);
   if (!j.contains("command")) v.fail(where + ".command", "missing", "give the program and its arguments as an array");
   b.command = v.strings(j["command"], where + ".command");
   if (b.command.empty() || b.command.front().empty())
     v.fail(where + ".command", "is empty", "give the program and its arguments, e.g. [\"{bin}/bench\", \"--json\"]");
-  if (j.contains("pattern")) {
-    if (b.format != exec::output_format::lines) v.fail(where + ".pattern", "only applies to format \"lines\"", "remove it or set \"format\": \"lines\"");
-    b.pattern = v.string(j["pattern"], where + ".pattern");
-    try {
-      std::regex re(b.pattern, std::regex::ECMAScript);
-      if (re.mark_count() < 2) v.fail(where + ".pattern", "needs capture groups (name) and (value)", "e.g. \"TIMING: (\\\\w+) ([0-9.]+) (ms)\"");
-    } catch (const std::regex_error& e) {
-      v.fail(where + ".pattern", fmt::format("is not a valid ECMAScript regular expression ({})", e.what()), "fix the expression");
-    }
-  } else if (b.format == exec::output_format::lines) {
-    v.fail(where + ".pattern", "missing", "format \"lines\" needs a pattern with groups (name) (value) [(unit)]");
-  }
   if (j.contains("timeout_s")) b.timeout_s = v.positive(j["timeout_s"], where + ".timeout_s");
   if (j.contains("warmups")) {
     if (!j["warmups"].is_number_integer() || j["warmups"].get<int>() < 0)
@@ -392,15 +402,34 @@ void check_placeholders(const validator& v, const manifest& m) {
       const std::string& arg = *text;
       for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {
         const std::string name = (*it)[1];
-        if (name == "bin") continue;
+        if (name == "bin" || name == "out") continue;
         if (!m.params.count(name)) {
-          std::vector<std::string> known{"bin"};
+          std::vector<std::string> known{"bin", "out"};
           for (const auto& [k, _] : m.params) known.push_back(k);
           v.fail(where, fmt::format("placeholder {{{}}} is not defined", name),
                  fmt::format("add \"{}\" to \"params\" (known: {})", name, fmt::join(known, ", ")));
         }
       }
     }
+  }
+}
+
+// build.targets: "bench:NAME" only where Cargo builds it, and no two targets make one program.
+void check_targets(const validator& v, const build_spec& b) {
+  static const std::regex bench_re("bench:[A-Za-z0-9_][A-Za-z0-9_-]*");
+  std::set<std::string> programs;
+  for (size_t i = 0; i < b.targets.size(); ++i) {
+    const std::string& t = b.targets[i];
+    const std::string where = fmt::format("build.targets[{}]", i);
+    if (t.rfind("bench:", 0) == 0) {
+      if (b.system != build_system::cargo)
+        v.fail(where, fmt::format("\"{}\": only a cargo build has bench targets", t), "name the program the build makes");
+      if (!std::regex_match(t, bench_re))
+        v.fail(where, fmt::format("\"{}\" is not a Cargo bench target", t), "write \"bench:NAME\", NAME as in [[bench]] or benches/NAME.rs");
+    }
+    if (!programs.insert(program_of_target(t)).second)
+      v.fail(where, fmt::format("\"{}\" makes the program {{bin}}/{} that another target makes", t, program_of_target(t)),
+             "keep one target per program name");
   }
 }
 
@@ -437,7 +466,24 @@ void parse_build(const validator& v, const json& b, build_spec& out) {
         if (a.rfind("--features", 0) == 0 || a == "-F" || a.rfind("--target-dir", 0) == 0 || a.rfind("--profile", 0) == 0 ||
             a == "--release")
           v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
-                 "remove it: features come from the toggles, the profile from build.profile, the target folder is per variant");
+                 "remove it: features come from the toggles and build.features, the profile from build.profile, the target "
+                 "folder is per variant");
+        else if (a == "--bin" || a == "--bench" || a == "--bins" || a == "--benches" || a == "-p" || a.rfind("--package", 0) == 0)
+          v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
+                 "name the programs in build.targets (\"NAME\" for a bin, \"bench:NAME\" for a bench) and the workspace members "
+                 "in build.packages");
+      if (b.contains("packages")) out.packages = v.strings(b["packages"], "build.packages");
+      if (b.contains("features")) out.features = v.strings(b["features"], "build.features");
+      static const std::regex package_re("[A-Za-z0-9_][A-Za-z0-9_-]*");
+      static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_+.-]*([?]?/[A-Za-z0-9_][A-Za-z0-9_+.-]*)?");
+      for (size_t i = 0; i < out.packages.size(); ++i)
+        if (!std::regex_match(out.packages[i], package_re))
+          v.fail(fmt::format("build.packages[{}]", i), fmt::format("\"{}\" is not a Cargo package name", out.packages[i]),
+                 "name a workspace member, e.g. \"cuzk-bench\"");
+      for (size_t i = 0; i < out.features.size(); ++i)
+        if (!std::regex_match(out.features[i], feature_re))
+          v.fail(fmt::format("build.features[{}]", i), fmt::format("\"{}\" is not a Cargo feature name", out.features[i]),
+                 "e.g. \"synth-bench\" or \"cuzk-bench/synth-bench\"");
       break;
     }
     case build_system::command:
@@ -450,6 +496,7 @@ void parse_build(const validator& v, const json& b, build_spec& out) {
       break;
   }
   if (b.contains("targets")) out.targets = v.strings(b["targets"], "build.targets");
+  check_targets(v, out);
   if (b.contains("without_cuda_args")) out.without_cuda_args = v.strings(b["without_cuda_args"], "build.without_cuda_args");
 }
 
@@ -549,8 +596,8 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
     const json& p = v.object(root, "params", "params");
     for (const auto& [key, value] : p.items()) {
       static const std::regex key_re("[A-Za-z_][A-Za-z0-9_]*");
-      if (!std::regex_match(key, key_re) || key == "bin")
-        v.fail("params." + key, "is not a valid parameter name", "use [A-Za-z_][A-Za-z0-9_]*, and not \"bin\"");
+      if (!std::regex_match(key, key_re) || key == "bin" || key == "out")
+        v.fail("params." + key, "is not a valid parameter name", "use [A-Za-z_][A-Za-z0-9_]*, and not \"bin\" or \"out\"");
       m.params[key] = v.scalar(value, "params." + key);
     }
   }
@@ -587,9 +634,10 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
     const std::string& prog = m.benchmarks[i].command.front();
     if (prog.rfind("{bin}/", 0) != 0) continue;
     const std::string target = prog.substr(6);
-    if (std::find(m.build.targets.begin(), m.build.targets.end(), target) == m.build.targets.end())
+    if (std::none_of(m.build.targets.begin(), m.build.targets.end(), [&](const std::string& t) { return program_of_target(t) == target; }))
       v.fail(fmt::format("benchmarks[{}].command[0]", i), fmt::format("program \"{}\" is not in build.targets", target),
-             fmt::format("add \"{}\" to build.targets", target));
+             fmt::format("add \"{}\" to build.targets{}", target,
+                         m.build.system == build_system::cargo ? fmt::format(" (\"bench:{}\" for a bench target)", target) : ""));
   }
 
   if (root.contains("reference")) {
@@ -677,6 +725,7 @@ std::vector<std::string> expand_command(const benchmark_spec& bench, const std::
                                         const std::map<std::string, std::filesystem::path>& programs) {
   std::map<std::string, std::string> values = params;
   values["bin"] = bin.string();
+  values["out"] = "{out}";  // a fresh path per sample: the executor fills it in
   std::vector<std::string> argv;
   for (const auto& arg : bench.command) {
     // `{bin}/NAME` anywhere (e.g. behind a wrapper: ["taskset", "-c", "1", "{bin}/bench"]).
@@ -699,7 +748,9 @@ std::vector<std::string> benchmark_programs(const manifest& m, const benchmark_s
     // argv[0] is always a program; later arguments are when they name a build target (a
     // wrapper's program), not a data file in the build folder.
     const std::string name = arg.substr(6);
-    if ((i == 0 || std::find(m.build.targets.begin(), m.build.targets.end(), name) != m.build.targets.end()) &&
+    const bool target = std::any_of(m.build.targets.begin(), m.build.targets.end(),
+                                    [&](const std::string& t) { return program_of_target(t) == name; });
+    if ((i == 0 || target) &&
         std::find(out.begin(), out.end(), name) == out.end())
       out.push_back(name);
   }

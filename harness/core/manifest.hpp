@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/exec/parsers.hpp"
+#include "harness/exec/format.hpp"
 #include "harness/stats/metric_policy.hpp"
 
 namespace abtest {
@@ -60,7 +60,9 @@ const char* to_string(build_system s);
 
 struct build_spec {
   build_system system = build_system::cmake;
-  std::vector<std::string> targets;      // programs to build (cmake targets, cargo bins, command outputs)
+  // Programs to build (cmake targets, cargo bins, command outputs). Cargo also builds bench
+  // targets, written "bench:NAME" ([[bench]] or benches/NAME.rs); the program is {bin}/NAME either way.
+  std::vector<std::string> targets;
   // cmake (build_type also meson: CMake's names or Meson's own --buildtype)
   std::string generator = "Ninja";
   std::string build_type = "Release";
@@ -68,6 +70,8 @@ struct build_spec {
   // cargo
   std::string profile = "release";
   std::vector<std::string> args;         // extra `cargo build` (e.g. --offline) or `meson setup` arguments
+  std::vector<std::string> packages;     // cargo: `-p` per workspace member (empty: Cargo's own choice)
+  std::vector<std::string> features;     // cargo: on in every variant (e.g. a bench's required-features)
   // command: argv run in the variant's worktree; {VAR} placeholders from `var` toggles, {build_dir}
   std::vector<std::string> command;
   std::string bin = ".";                 // where the programs land, relative to the worktree
@@ -101,9 +105,10 @@ struct counts_spec {
 
 struct benchmark_spec {
   std::string name;
-  exec::output_format format = exec::output_format::json;
-  std::vector<std::string> command;      // with {bin} and {param} placeholders
-  std::string pattern;                   // `lines` only: ECMAScript regex
+  std::string format = "json";           // a row of exec::output_formats()
+  // The format's own keys (`pattern`, `rows`, …) as its row validated them; carried in bundles.
+  nlohmann::json format_options = nlohmann::json::object();
+  std::vector<std::string> command;      // with {bin}, {param} and {out} placeholders
   double timeout_s = 600;
   int warmups = 1;
   std::vector<int> ok_exit_codes{0};     // exit codes of a run that measured (default: 0 only)
@@ -158,6 +163,11 @@ std::string expand_placeholders(const std::string& arg, const std::map<std::stri
 std::vector<std::string> expand_command(const benchmark_spec& bench, const std::filesystem::path& bin,
                                         const std::map<std::string, std::string>& params,
                                         const std::map<std::string, std::filesystem::path>& programs = {});
+
+// The program a build target makes: "bench:NAME" (a Cargo bench target) → "NAME"; others as written.
+inline std::string program_of_target(const std::string& target) {
+  return target.rfind("bench:", 0) == 0 ? target.substr(6) : target;
+}
 
 // The programs the benchmarks run: `{bin}/NAME` as argv[0], or later in argv where NAME is a build
 // target (a wrapper's program). Each once, in manifest order.

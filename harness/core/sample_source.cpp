@@ -9,7 +9,7 @@ exec::benchmark_invocation process_source::invocation(const arm_plan& arm, const
   exec::benchmark_invocation inv;
   inv.bench = bench.name;
   inv.format = bench.format;
-  inv.pattern = bench.pattern;
+  inv.options = bench.format_options;
   inv.argv = expand_command(bench, arm.bin, plan_.params, arm.programs);
   inv.env = arm.env;
   inv.ok_exit_codes = bench.ok_exit_codes;

@@ -2,9 +2,14 @@
 #include "harness/exec/executor.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <fmt/format.h>
@@ -37,13 +42,67 @@ void add_process_metrics(sample& s, const std::string& bench, const process_resu
 }
 
 std::string command_line(const std::vector<std::string>& argv) { return fmt::format("{}", fmt::join(argv, " ")); }
+
+constexpr std::string_view out_placeholder = "{out}";
+
+std::string with_out(std::string text, const std::string& out) {
+  for (std::size_t at = text.find(out_placeholder); at != std::string::npos; at = text.find(out_placeholder, at + out.size()))
+    text.replace(at, out_placeholder.size(), out);
+  return text;
+}
+
+// The folder that holds one run's `{out}`: made fresh, removed with everything in it.
+class out_folder {
+ public:
+  out_folder() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "abtest-out-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr)
+      throw std::runtime_error(fmt::format("cannot make a folder for {{out}} under {}: {} — set TMPDIR to a writable "
+                                           "folder", std::filesystem::temp_directory_path().string(), ::strerror(errno)));
+    dir_ = pattern;
+  }
+  out_folder(const out_folder&) = delete;
+  out_folder& operator=(const out_folder&) = delete;
+  ~out_folder() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  // The path the program writes (a file or a folder); not created.
+  std::filesystem::path out() const { return dir_ / "out"; }
+
+ private:
+  std::filesystem::path dir_;
+};
 }  // namespace
 
 sample run_benchmark(const benchmark_invocation& inv) {
+  sample s;
+  const output_format_row* format = find_output_format(inv.format);
+  if (format == nullptr) {
+    s.status = sample_status::failed;
+    s.error = fmt::format("unknown output format '{}' — use one of: {}", inv.format, output_format_names());
+    return s;
+  }
   process_options options;
   options.argv = inv.argv;
   options.working_dir = inv.working_dir;
   options.env = inv.env;
+  // `{out}`: a fresh path for this run, in the command or in an env the format sets.
+  const auto names_out = [](const std::string& text) { return text.find(out_placeholder) != std::string::npos; };
+  std::optional<out_folder> folder;
+  if (std::any_of(inv.argv.begin(), inv.argv.end(), names_out) ||
+      std::any_of(format->env.begin(), format->env.end(), [&](const auto& e) { return names_out(e.second); })) {
+    try {
+      folder.emplace();
+    } catch (const std::runtime_error& e) {
+      s.status = sample_status::failed;
+      s.error = e.what();
+      return s;
+    }
+    for (auto& arg : options.argv) arg = with_out(arg, folder->out().string());
+  }
+  for (const auto& [name, value] : format->env)
+    if (!options.env.contains(name)) options.env[name] = folder ? with_out(value, folder->out().string()) : value;
   options.pin = inv.pin;
   options.timeout_s = inv.timeout_s;
   options.stdout_limit = inv.stdout_limit;
@@ -51,7 +110,6 @@ sample run_benchmark(const benchmark_invocation& inv) {
   options.watch_threads = inv.watch_threads;
   const process_result r = run_process(options);
 
-  sample s;
   s.started_at = std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
       std::chrono::duration<double>(r.started_at_unix)));
   s.duration_s = 0.0;
@@ -65,7 +123,7 @@ sample run_benchmark(const benchmark_invocation& inv) {
   s.duration_s = r.usage.wall_s;
 
   nlohmann::json process_context = {
-      {"argv", inv.argv},
+      {"argv", options.argv},  // as run: {out} filled in
       {"pin", inv.pin},
       {"stdout_bytes", r.out.total_bytes},
       {"stdout_truncated", r.out.truncated},
@@ -93,7 +151,8 @@ sample run_benchmark(const benchmark_invocation& inv) {
                           "success: list the code in the benchmark's \"ok_exit_codes\")",
                           inv.bench, r.exit_code.value_or(-1), command_line(inv.argv));
   } else {
-    parsed_output p = parse_output(inv.format, inv.bench, inv.pattern, r.out.head, r.err.head);
+    parsed_output p = format->parse(inv.bench, inv.options,
+                                    format_input{r.out.head, r.err.head, folder ? folder->out() : std::filesystem::path()});
     s.status = p.status;
     s.error = std::move(p.error);
     if (p.status != sample_status::ok && r.out.truncated)

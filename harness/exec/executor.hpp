@@ -8,16 +8,17 @@
 #include <vector>
 
 #include "harness/exec/env_changes.hpp"
-#include "harness/exec/parsers.hpp"
+#include "harness/exec/format.hpp"
 #include "harness/sample/sample.hpp"
 
 namespace abtest::exec {
 
 struct benchmark_invocation {
   std::string bench;                         // the manifest's benchmark name: the metric prefix
-  output_format format = output_format::json;
-  std::string pattern;                       // for output_format::lines
-  std::vector<std::string> argv;             // the command with {bin} and {param}s already expanded
+  std::string format = "json";               // a row of output_formats()
+  nlohmann::json options = nlohmann::json::object();  // the format's own manifest keys (its row validated them)
+  // The command with {bin} and {param}s already expanded; `{out}` is left for run_benchmark.
+  std::vector<std::string> argv;
   double timeout_s = 0.0;                    // 0: no limit
   env_changes env;                           // set in, or removed from, the harness's environment
   std::string pin;                           // CPU list ("0,2-3"); empty: no affinity
@@ -35,7 +36,9 @@ struct benchmark_invocation {
 // `maxrss_mib`, `minflt`, `majflt`, `nvcsw`, `nivcsw`, plus `instructions`, `cycles` and
 // `cache_misses` where perf_event_open is permitted (absent otherwise; context.abtest_process
 // says why). A benchmark metric of the same name wins over a process metric. The output's
-// metrics and checks are kept only when the process exited 0.
+// metrics and checks are kept only when the process exited 0. Where the command or the format's
+// env names `{out}`, each run gets a fresh path there (in a new folder under the temp directory,
+// removed once the output is parsed), and the format reads what the program wrote at it.
 sample run_benchmark(const benchmark_invocation& invocation);
 
 }  // namespace abtest::exec

@@ -1,14 +1,16 @@
-// Helpers shared by the output parsers (not part of the public API).
+// Helpers shared by the output formats' parsers (not part of the public API).
 #pragma once
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "harness/exec/format.hpp"
 #include "harness/exec/parsers.hpp"
 
 namespace abtest::exec::detail {
@@ -35,33 +37,49 @@ inline double median(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
-// Collects the values seen for each metric and reduces them to one value per process.
-inline std::map<std::string, double> medians(const std::map<std::string, std::vector<double>>& seen) {
-  std::map<std::string, double> out;
-  for (const auto& [name, values] : seen) {
-    if (!values.empty()) out.emplace(name, median(values));
-  }
-  return out;
-}
+// Seconds per unit of a printed time (`ps`, `ns`, `us`/`µs`/`μs`, `ms`, `s`, `min`; also Google
+// Benchmark's time_unit); 0 for anything else.
+double seconds_per(std::string_view unit);
 
-// Seconds per unit of a Google Benchmark time_unit or a `lines` unit; 0 for an unknown unit.
-inline double seconds_per(std::string_view unit) {
-  if (unit == "s") return 1.0;
-  if (unit == "ms") return 1e-3;
-  if (unit == "us" || unit == "µs") return 1e-6;
-  if (unit == "ns") return 1e-9;
-  return 0.0;
-}
+// The metric-name suffix of a printed rate, keeping its scale: `MB/s` → `_mb_per_s`, `GiB/s` →
+// `_gib_per_s`, `ops/s` → `_ops_per_s`, `/s` → `_per_s`; nullopt for anything else. Every rate
+// name ends in `_per_s`: that is how a metric's direction (higher is better) is known.
+std::optional<std::string> rate_suffix(std::string_view unit);
+
+// A printed number: optional sign, digits with optional thousands separators (`1,234,567.8`), an
+// optional exponent. nullopt for anything else, including NaN and infinities.
+std::optional<double> parse_number(std::string_view text);
+
+// The metrics of one sample, built name by name. A raw name (a benchmark's id as the tool prints
+// it) seen again adds a value (several lines or repetitions: their median, one value per process,
+// design §6); two different raw names that sanitise to the same metric are an error, never a
+// silent median of two benchmarks.
+class metric_set {
+ public:
+  explicit metric_set(std::string_view bench) : bench_(bench) {}
+  // Adds `value` to `<bench>.<metric>`, where `metric` was made from `raw`. False (and error()
+  // says why) when another raw name already made that metric, or the value is not finite.
+  bool add(std::string_view raw, std::string_view metric, double value);
+  const std::string& error() const { return error_; }
+  // Medians into p.metrics; p.status ok, or no_metrics with `what_to_check`.
+  parsed_output finish(parsed_output p, std::string_view what_to_check) const;
+
+ private:
+  std::string bench_;
+  std::map<std::string, std::string> raw_of_;
+  std::map<std::string, std::vector<double>> seen_;
+  std::string error_;
+};
 
 // Sets status to ok or no_metrics once a parser has filled the metrics.
-inline parsed_output finish(parsed_output p, std::string_view what_to_check) {
-  if (p.metrics.empty()) {
-    p.status = sample_status::no_metrics;
-    p.error = fmt::format("the output holds no metric — {}", what_to_check);
-  } else {
-    p.status = sample_status::ok;
-  }
-  return p;
-}
+parsed_output finish(parsed_output p, std::string_view what_to_check);
+
+// The text a format reads: the file at in.out when the command named `{out}`, else the stream(s)
+// of `from`. Returns an error message (empty on success) when `{out}` was named but the program
+// left no readable file there.
+std::string read_input(const format_input& in, output_stream from, std::string& text);
+
+// For error messages: where the text came from ("stdout", "the file at {out}").
+std::string_view input_name(const format_input& in, output_stream from);
 
 }  // namespace abtest::exec::detail

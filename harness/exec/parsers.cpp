@@ -1,48 +1,20 @@
-// Output format names, dispatch, and the text clean-ups shared by the parsers.
+// The text clean-ups and helpers shared by the output formats' parsers.
 #include "harness/exec/parsers.hpp"
 
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "harness/exec/parse_support.hpp"
 
 namespace abtest::exec {
 
-std::string_view to_string(output_format format) {
-  switch (format) {
-    case output_format::gbench: return "gbench";
-    case output_format::json: return "json";
-    case output_format::lines: return "lines";
-    case output_format::process: return "process";
-  }
-  return "unknown";
-}
-
-std::optional<output_format> parse_output_format(std::string_view text) {
-  if (text == "gbench") return output_format::gbench;
-  if (text == "json") return output_format::json;
-  if (text == "lines") return output_format::lines;
-  if (text == "process") return output_format::process;
-  return std::nullopt;
-}
-
-parsed_output parse_output(output_format format, std::string_view bench, std::string_view pattern,
-                           std::string_view stdout_text, std::string_view stderr_text) {
-  switch (format) {
-    case output_format::gbench: return parse_gbench(bench, stdout_text);
-    case output_format::json: return parse_json(bench, stdout_text);
-    case output_format::lines: {
-      std::string both(stdout_text);
-      if (!both.empty() && both.back() != '\n') both += '\n';
-      both += stderr_text;
-      return parse_lines(bench, pattern, both);
-    }
-    case output_format::process: {
-      parsed_output p;  // nothing to read: the executor adds the process's metrics
-      p.status = sample_status::ok;
-      return p;
-    }
-  }
-  parsed_output p;
-  p.error = "unknown output format — use gbench, json, lines or process";
-  return p;
+parsed_output parse_gbench(std::string_view bench, std::string_view text) { return parse_text("gbench", bench, text); }
+parsed_output parse_json(std::string_view bench, std::string_view text) { return parse_text("json", bench, text); }
+parsed_output parse_lines(std::string_view bench, std::string_view pattern, std::string_view text) {
+  return parse_text("lines", bench, text, {{"pattern", std::string(pattern)}});
 }
 
 std::string sanitize_json_numbers(std::string_view text) {
@@ -98,4 +70,120 @@ std::string sanitize_metric_name(std::string_view name) {
   return out;
 }
 
+namespace detail {
+
+double seconds_per(std::string_view unit) {
+  if (unit == "s" || unit == "sec") return 1.0;
+  if (unit == "ms") return 1e-3;
+  if (unit == "us" || unit == "µs" || unit == "μs") return 1e-6;  // U+00B5 micro sign, U+03BC mu
+  if (unit == "ns") return 1e-9;
+  if (unit == "ps") return 1e-12;
+  if (unit == "min" || unit == "m") return 60.0;
+  return 0.0;
+}
+
+std::optional<std::string> rate_suffix(std::string_view unit) {
+  if (!unit.ends_with("/s")) return std::nullopt;
+  const std::string_view scale = unit.substr(0, unit.size() - 2);
+  if (scale.empty()) return std::string("_per_s");
+  static constexpr std::string_view known[] = {"B", "KB", "kB", "KiB", "MB", "MiB", "GB", "GiB", "TB", "TiB",
+                                               "ops", "op", "items", "elem", "iter"};
+  for (const auto k : known) {
+    if (k != scale) continue;
+    std::string out = "_";
+    for (const char c : scale) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out + "_per_s";
+  }
+  return std::nullopt;
+}
+
+std::optional<double> parse_number(std::string_view text) {
+  std::string digits;
+  digits.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    // A thousands separator sits between two digits: "1,234" but not "1," or ",5".
+    if (c == ',' && i > 0 && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i - 1])) != 0 &&
+        std::isdigit(static_cast<unsigned char>(text[i + 1])) != 0)
+      continue;
+    digits += c;
+  }
+  if (digits.empty()) return std::nullopt;
+  const char* first = digits.data() + (digits.front() == '+' ? 1 : 0);
+  if (first == digits.data() + digits.size() || !(std::isdigit(static_cast<unsigned char>(*first)) || *first == '-' || *first == '.'))
+    return std::nullopt;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(first, digits.data() + digits.size(), value);
+  if (ec != std::errc{} || end != digits.data() + digits.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+bool metric_set::add(std::string_view raw, std::string_view metric, double value) {
+  const std::string name = fmt::format("{}.{}", bench_, metric);
+  if (!std::isfinite(value)) {
+    error_ = fmt::format("benchmark '{}' reported {} — a metric must be a finite number", raw, value);
+    return false;
+  }
+  const auto [it, added] = raw_of_.emplace(name, std::string(raw));
+  if (!added && it->second != raw) {
+    error_ = fmt::format("benchmarks '{}' and '{}' both become the metric {} (characters outside [A-Za-z0-9_] become "
+                         "'_') — rename one of them so that their names differ in letters or digits",
+                         it->second, raw, name);
+    return false;
+  }
+  seen_[name].push_back(value);
+  return true;
+}
+
+parsed_output metric_set::finish(parsed_output p, std::string_view what_to_check) const {
+  for (const auto& [name, values] : seen_) p.metrics.emplace(name, median(values));
+  return detail::finish(std::move(p), what_to_check);
+}
+
+parsed_output finish(parsed_output p, std::string_view what_to_check) {
+  if (p.metrics.empty()) {
+    p.status = sample_status::no_metrics;
+    p.error = fmt::format("the output holds no metric — {}", what_to_check);
+  } else {
+    p.status = sample_status::ok;
+  }
+  return p;
+}
+
+std::string read_input(const format_input& in, output_stream from, std::string& text) {
+  if (!in.out.empty()) {
+    std::ifstream file(in.out, std::ios::binary);
+    if (!file)
+      return fmt::format("the program wrote no file at {{out}} ({}) — check that the command passes {{out}} where "
+                         "the tool takes its output file", in.out.string());
+    std::ostringstream buffer;
+    buffer << file.rdbuf();
+    text = std::move(buffer).str();
+    return {};
+  }
+  switch (from) {
+    case output_stream::stdout_text: text = in.stdout_text; break;
+    case output_stream::stderr_text: text = in.stderr_text; break;
+    case output_stream::both:
+      text = in.stdout_text;
+      if (!text.empty() && text.back() != '\n') text += '\n';
+      text += in.stderr_text;
+      break;
+    case output_stream::none: text.clear(); break;
+  }
+  return {};
+}
+
+std::string_view input_name(const format_input& in, output_stream from) {
+  if (!in.out.empty()) return "the file at {out}";
+  switch (from) {
+    case output_stream::stdout_text: return "stdout";
+    case output_stream::stderr_text: return "stderr";
+    case output_stream::both: return "the output";
+    case output_stream::none: break;
+  }
+  return "the output";
+}
+
+}  // namespace detail
 }  // namespace abtest::exec

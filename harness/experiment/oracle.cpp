@@ -38,11 +38,11 @@ std::string choose_metric(const manifest& m, const std::string& flag, const sear
     for (const auto& [name, _] : s->metrics)
       if (name.size() > 8 && name.compare(name.size() - 8, 8, ".total_s") == 0) totals.push_back(name);
   } else {
-    // Google Benchmark output names its metrics after its benchmarks, never `total_s`; a `process`
-    // benchmark's time is the process's wall_s.
+    // Each format's row says which metric is its total: `total_s` (json, lines), `wall_s` (process),
+    // none where metrics are named after the benchmarks (gbench, criterion, …).
     for (const auto& b : m.benchmarks) {
-      if (b.format == exec::output_format::process) totals.push_back(b.name + ".wall_s");
-      else if (b.format != exec::output_format::gbench) totals.push_back(b.name + ".total_s");
+      if (const auto* row = exec::find_output_format(b.format); row != nullptr && !row->total_metric.empty())
+        totals.push_back(fmt::format("{}.{}", b.name, row->total_metric));
     }
   }
   if (!flag.empty()) {

@@ -1,25 +1,52 @@
-// libFuzzer target: the benchmark-output parsers (design §4). The first byte picks gbench, json or
-// lines; the rest is the child's output. Whatever a benchmark prints, the parser returns a status.
+// libFuzzer target: every benchmark-output format of the registry (design §4). The first byte picks
+// a format and its manifest keys; the rest is the child's output. Whatever a benchmark prints, the
+// parser returns a status, and every metric it stores is a finite number.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "harness/exec/parsers.hpp"
+#include <nlohmann/json.hpp>
+
+#include "harness/exec/format.hpp"
+
+namespace {
+struct fuzz_case {
+  std::string_view format;
+  const char* options;  // JSON: the keys a manifest gives; they come from the manifest, not the child
+};
+// 0–3 as before the registry (the corpus' first bytes), then one case per newer format or key set.
+constexpr fuzz_case cases[] = {
+    {"gbench", "{}"},
+    {"json", "{}"},
+    {"lines", R"({"pattern": "PLANTED_(?:TIMING|COUNT): (\\w+) ([0-9.]+) ?(ms)?"})"},
+    {"lines", R"({"pattern": "CUZK_TIMING: (\\w+) ([0-9.]+) (ms)"})"},
+    {"criterion", "{}"},
+    {"libtest", "{}"},
+    {"divan", "{}"},
+    {"json", R"({"rows": "results", "name_field": "command", "value_field": "mean", "unit": "s"})"},
+    {"json", R"({"name_field": "id", "value_field": "typical.estimate", "unit": "ns", "where": {"reason": "benchmark-complete"}})"},
+    {"lines", R"({"patterns": {"compress": "\\(x[0-9.]+\\),\\s*([0-9.,]+) ?([A-Za-z]*/s)", "ratio": "\\(x([0-9.]+)\\)"},
+                 "pattern": "(\\w+): ([0-9.,]+) ?(\\S+)?"})"},
+    {"hyperfine", "{}"},
+    {"pytest-benchmark", "{}"},
+    {"catch2", "{}"},
+};
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
+  static const auto options = [] {
+    std::vector<nlohmann::json> out;
+    for (const auto& c : cases) out.push_back(nlohmann::json::parse(c.options));
+    return out;
+  }();
+  constexpr std::size_t n = sizeof(cases) / sizeof(cases[0]);
+  const std::size_t pick = data[0] % n;
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-  // The fixture's and the design's patterns: a pattern comes from the manifest, not the child.
-  static constexpr std::string_view patterns[] = {R"(PLANTED_(?:TIMING|COUNT): (\w+) ([0-9.]+) ?(ms)?)",
-                                                  R"(CUZK_TIMING: (\w+) ([0-9.]+) (ms))"};
-  abtest::exec::parsed_output p;
-  switch (data[0] % 4) {
-    case 0: p = abtest::exec::parse_gbench("fuzz", text); break;
-    case 1: p = abtest::exec::parse_json("fuzz", text); break;
-    case 2: p = abtest::exec::parse_lines("fuzz", patterns[0], text); break;
-    default: p = abtest::exec::parse_lines("fuzz", patterns[1], text); break;
-  }
+  // The same bytes on stdout and on stderr, so that formats reading either see them.
+  const auto p = abtest::exec::parse_output(cases[pick].format, "fuzz", options[pick],
+                                            abtest::exec::format_input{text, text, {}});
   // Stored metrics are finite numbers (SQLite REAL; the statistics take their logarithm).
   for (const auto& [name, value] : p.metrics)
     if (!std::isfinite(value)) __builtin_trap();

@@ -23,7 +23,7 @@ bundle_plan sample_plan() {
   p.plan.arms = {base, slow};
   benchmark_spec b;
   b.name = "planted";
-  b.format = exec::output_format::json;
+  b.format = "json";
   b.command = {"{bin}/planted-bench", "--reps", "{reps}"};
   b.timeout_s = 60;
   p.benchmarks = {b};

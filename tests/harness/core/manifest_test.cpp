@@ -112,7 +112,7 @@ TEST(manifest, undefined_placeholder_and_missing_target) {
   doc["benchmarks"][0]["command"] = {"{bin}/bench", "{size}"};
   const auto e = error_of(doc);
   EXPECT_NE(e.find("benchmarks[0].command[1]: placeholder {size} is not defined"), std::string::npos) << e;
-  EXPECT_NE(e.find("known: bin, n, preset"), std::string::npos) << e;
+  EXPECT_NE(e.find("known: bin, out, n, preset"), std::string::npos) << e;
   doc = valid();
   doc["benchmarks"][0]["command"] = {"{bin}/other"};
   EXPECT_NE(error_of(doc).find("program \"other\" is not in build.targets"), std::string::npos);
@@ -130,6 +130,33 @@ TEST(manifest, formats_patterns_and_references) {
   doc = valid();
   doc["reference"]["metrics"] = {{"synth.total_s", 1.0}};
   EXPECT_NE(error_of(doc).find("does not name a metric of a listed benchmark"), std::string::npos);
+}
+
+// A format's own keys are handed to its row (design §4): validated there, named in the error, kept
+// in the spec; another format's keys are unknown keys; {out} is a placeholder, not a param.
+TEST(manifest, format_keys_belong_to_their_format) {
+  auto doc = valid();
+  doc["benchmarks"][0]["pattern"] = "T: (\\w+) ([0-9.]+)";
+  EXPECT_NE(error_of(doc).find("benchmarks[0].pattern: unknown key"), std::string::npos) << error_of(doc);
+  doc = valid();
+  doc["benchmarks"][0]["format"] = "lines";
+  doc["benchmarks"][0]["patterns"] = {{"compress", "no group"}};
+  EXPECT_NE(error_of(doc).find("benchmarks[0].patterns.compress: needs a capture group"), std::string::npos) << error_of(doc);
+  doc = valid();
+  doc["benchmarks"][0]["rows"] = "results";
+  EXPECT_NE(error_of(doc).find("benchmarks[0].value_field: missing"), std::string::npos) << error_of(doc);
+  doc["benchmarks"][0]["value_field"] = "mean";
+  doc["benchmarks"][0]["command"] = {"{bin}/bench", "--json={out}"};
+  const manifest m = parse_manifest(doc.dump(), "/p/abtest.json");
+  EXPECT_EQ(m.benchmarks[0].format, "json");
+  EXPECT_EQ(m.benchmarks[0].format_options, (json{{"rows", "results"}, {"value_field", "mean"}}));
+  EXPECT_EQ(expand_command(m.benchmarks[0], "/b", m.params).at(1), "--json={out}");  // filled in per sample
+  doc = valid();
+  doc["params"]["out"] = "x";
+  EXPECT_NE(error_of(doc).find("params.out: is not a valid parameter name"), std::string::npos);
+  doc = valid();
+  doc["benchmarks"][0]["format"] = "criterion";
+  EXPECT_NO_THROW(parse_manifest(doc.dump(), "/p/abtest.json"));
 }
 
 TEST(manifest, syntax_errors_give_the_line) {
@@ -209,6 +236,54 @@ TEST(manifest, unknown_systems_and_misplaced_build_keys_are_errors) {
   doc = cargo_doc();
   doc["toggles"][3]["levels"] = {"OFF", "ON", "MORE"};
   EXPECT_NE(error_of(doc).find("a patch toggle has two levels"), std::string::npos);
+}
+
+TEST(manifest, cargo_bench_targets_workspace_members_and_features) {
+  auto doc = cargo_doc();
+  doc["build"]["targets"] = {"synth", "bench:chain"};
+  doc["build"]["packages"] = {"cuzk-bench"};
+  doc["build"]["features"] = {"synth-bench", "cuzk-bench/extra"};
+  doc["toggles"][1]["feature"] = "cuzk-core?/planted_slow";
+  doc["benchmarks"].push_back({{"name", "chain"}, {"format", "json"}, {"command", {"{bin}/chain", "--bench"}}});
+  const manifest m = parse_manifest(doc.dump(), "/p/abtest.json");
+  EXPECT_EQ(m.build.targets, (std::vector<std::string>{"synth", "bench:chain"}));
+  EXPECT_EQ(m.build.packages, std::vector<std::string>{"cuzk-bench"});
+  EXPECT_EQ(m.build.features, (std::vector<std::string>{"synth-bench", "cuzk-bench/extra"}));
+  EXPECT_EQ(m.toggle("SLOW").features.at("ON"), std::vector<std::string>{"cuzk-core?/planted_slow"});
+  // {bin}/chain is the bench target's program.
+  EXPECT_EQ(benchmark_programs(m), (std::vector<std::string>{"synth", "chain"}));
+  EXPECT_EQ(program_of_target("bench:chain"), "chain");
+  EXPECT_EQ(program_of_target("synth"), "synth");
+}
+
+TEST(manifest, bad_cargo_bench_targets_packages_and_features_are_errors) {
+  auto doc = cargo_doc();
+  doc["build"]["targets"] = {"synth", "bench:synth"};
+  EXPECT_NE(error_of(doc).find("build.targets[1]: \"bench:synth\" makes the program {bin}/synth that another target makes"),
+            std::string::npos);
+  doc = cargo_doc();
+  doc["build"]["targets"] = {"bench:"};
+  EXPECT_NE(error_of(doc).find("\"bench:\" is not a Cargo bench target — write \"bench:NAME\""), std::string::npos);
+  doc = valid();  // cmake
+  doc["build"]["targets"] = {"bench:bench"};
+  EXPECT_NE(error_of(doc).find("only a cargo build has bench targets"), std::string::npos);
+  doc = cargo_doc();  // {bin}/synth names no target; the fix names the bench form
+  doc["build"]["targets"] = {"bench:other"};
+  EXPECT_NE(error_of(doc).find("add \"synth\" to build.targets (\"bench:synth\" for a bench target)"), std::string::npos);
+  doc = cargo_doc();
+  doc["build"]["packages"] = {"a b"};
+  EXPECT_NE(error_of(doc).find("build.packages[0]: \"a b\" is not a Cargo package name"), std::string::npos);
+  doc = cargo_doc();
+  doc["build"]["features"] = {"a/b/c"};
+  EXPECT_NE(error_of(doc).find("build.features[0]: \"a/b/c\" is not a Cargo feature name"), std::string::npos);
+  for (const char* arg : {"--bench", "-p", "--package=x", "--bins"}) {
+    doc = cargo_doc();
+    doc["build"]["args"] = {arg};
+    EXPECT_NE(error_of(doc).find("name the programs in build.targets"), std::string::npos) << arg;
+  }
+  doc = valid();  // packages and features are Cargo's keys
+  doc["build"]["packages"] = {"x"};
+  EXPECT_NE(error_of(doc).find("build.packages: unknown key"), std::string::npos);
 }
 
 TEST(manifest, command_builds_take_var_toggles_as_placeholders) {

@@ -21,8 +21,8 @@ namespace {
 benchmark_invocation child(std::vector<std::string> args) {
   benchmark_invocation inv;
   inv.bench = "child";
-  inv.format = output_format::lines;
-  inv.pattern = "(cpu) ([0-9]+)";
+  inv.format = "lines";
+  inv.options = {{"pattern", "(cpu) ([0-9]+)"}};
   inv.hardware_counters = false;
   inv.timeout_s = 30;
   inv.argv = {ABTEST_EXEC_TEST_CHILD};

@@ -1,5 +1,5 @@
-// Tests of the gbench / json / lines output parsers on crafted outputs (design §4).
-#include "harness/exec/parsers.hpp"
+// Tests of the gbench / json / lines output parsers on crafted outputs, and of the format registry (design §4).
+#include "harness/exec/format.hpp"
 
 #include <gtest/gtest.h>
 
@@ -41,7 +41,8 @@ TEST(parse_gbench, median_of_repetitions_ignoring_aggregates) {
   ASSERT_TRUE(p.metrics.contains("synth.BM_synth_8_s"));
   EXPECT_DOUBLE_EQ(p.metrics.at("synth.BM_synth_8_s"), 3.0e-3);  // median of 2, 4, 3 ms; not the mean row
   EXPECT_DOUBLE_EQ(p.metrics.at("synth.BM_synth_8_work_count"), 100.0);
-  EXPECT_EQ(p.metrics.size(), 2u);  // cpu_time, iterations, ... are not metrics
+  EXPECT_DOUBLE_EQ(p.metrics.at("synth.BM_synth_8_cpu_s"), 2.9e-3);  // median of 1.9, 3.9, 2.9 ms
+  EXPECT_EQ(p.metrics.size(), 3u);  // iterations, threads, ... are not metrics
 }
 
 TEST(parse_gbench, context_keys_become_checks_and_backend) {
@@ -205,7 +206,7 @@ TEST(parse_lines, repeated_names_take_the_median) {
 }
 
 TEST(parse_lines, searches_stdout_and_stderr) {
-  const auto p = parse_output(output_format::lines, "b", R"(T: (\w+) ([0-9.]+))", "T: a 1", "T: b 2\n");
+  const auto p = parse_output("lines", "b", {{"pattern", R"(T: (\w+) ([0-9.]+))"}}, format_input{"T: a 1", "T: b 2\n", {}});
   ASSERT_EQ(p.status, sample_status::ok);
   EXPECT_DOUBLE_EQ(p.metrics.at("b.a"), 1);
   EXPECT_DOUBLE_EQ(p.metrics.at("b.b"), 2);
@@ -237,10 +238,14 @@ TEST(sanitize_metric_name, replaces_everything_outside_word_characters) {
   EXPECT_EQ(sanitize_metric_name("ok_Name9"), "ok_Name9");
 }
 
-TEST(output_format_names, round_trip) {
-  for (auto f : {output_format::gbench, output_format::json, output_format::lines})
-    EXPECT_EQ(parse_output_format(to_string(f)), f);
-  EXPECT_FALSE(parse_output_format("csv").has_value());
+TEST(output_formats, every_row_is_found_by_its_name_and_parses_garbage_without_throwing) {
+  for (const auto* row : output_formats()) {
+    EXPECT_EQ(find_output_format(row->name), row);
+    EXPECT_NE(output_format_names().find(row->name), std::string::npos);
+    EXPECT_NO_THROW(row->parse("b", nlohmann::json::object(), format_input{"\x01{[garbage", "", {}})) << row->name;
+  }
+  EXPECT_EQ(find_output_format("csv"), nullptr);
+  EXPECT_EQ(parse_text("csv", "b", "x").status, sample_status::bad_output);
 }
 
 }  // namespace

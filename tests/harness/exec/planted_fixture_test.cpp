@@ -52,30 +52,25 @@ process_result build(const std::string& folder, std::map<std::string, std::strin
   return run_process(b);
 }
 
-sample run(const std::string& folder, output_format format = output_format::json) {
+sample run(const std::string& folder, const std::string& format = "json") {
   benchmark_invocation inv;
   inv.hardware_counters = false;
   inv.timeout_s = 60;
   const std::string bin = (build_root / folder).string();
-  switch (format) {
-    case output_format::json:
-      inv.bench = "planted";
-      inv.argv = {bin + "/planted-bench", "--reps", "1", "--units", std::to_string(units)};
-      break;
-    case output_format::gbench:
-      inv.bench = "planted_gbench";
-      inv.argv = {bin + "/planted-gbench", "--benchmark_format=json", "--benchmark_repetitions=2",
-                  fmt::format("--units={}", units)};
-      break;
-    case output_format::lines:
-      inv.bench = "planted_lines";
-      inv.pattern = R"(PLANTED_(?:TIMING|COUNT): (\w+) ([0-9.]+) ?(ms)?)";
-      inv.argv = {bin + "/planted-bench", "--reps", "1", "--units", std::to_string(units), "--format", "lines"};
-      break;
-    case output_format::process:  // the same program, its output not read
-      inv.bench = "planted_process";
-      inv.argv = {bin + "/planted-bench", "--reps", "1", "--units", std::to_string(units)};
-      break;
+  if (format == "json") {
+    inv.bench = "planted";
+    inv.argv = {bin + "/planted-bench", "--reps", "1", "--units", std::to_string(units)};
+  } else if (format == "gbench") {
+    inv.bench = "planted_gbench";
+    inv.argv = {bin + "/planted-gbench", "--benchmark_format=json", "--benchmark_repetitions=2",
+                fmt::format("--units={}", units)};
+  } else if (format == "lines") {
+    inv.bench = "planted_lines";
+    inv.options = {{"pattern", R"(PLANTED_(?:TIMING|COUNT): (\w+) ([0-9.]+) ?(ms)?)"}};
+    inv.argv = {bin + "/planted-bench", "--reps", "1", "--units", std::to_string(units), "--format", "lines"};
+  } else {  // process: the same program, its output not read
+    inv.bench = "planted_process";
+    inv.argv = {bin + "/planted-bench", "--reps", "1", "--units", std::to_string(units)};
   }
   inv.format = format;
   return run_benchmark(inv);
@@ -102,7 +97,7 @@ TEST(planted_fixture, base_reports_exact_work_in_every_format) {
   EXPECT_TRUE(std::regex_match(json.checks.at("digest"), std::regex("[0-9a-f]{16}"))) << json.checks.at("digest");
   EXPECT_EQ(json.backend, "cpu");
 
-  const sample gbench = run("work", output_format::gbench);
+  const sample gbench = run("work", "gbench");
   ASSERT_EQ(gbench.status, sample_status::ok) << gbench.error;
   EXPECT_GT(gbench.metrics.at("planted_gbench.BM_planted_s"), 0.0);
   EXPECT_EQ(gbench.metrics.at("planted_gbench.BM_planted_work_count"), units);
@@ -110,13 +105,13 @@ TEST(planted_fixture, base_reports_exact_work_in_every_format) {
   EXPECT_EQ(gbench.checks.at("verified"), "true");
   EXPECT_EQ(gbench.backend, "cpu");
 
-  const sample lines = run("work", output_format::lines);
+  const sample lines = run("work", "lines");
   ASSERT_EQ(lines.status, sample_status::ok) << lines.error;
   EXPECT_EQ(lines.metrics.at("planted_lines.work_count"), units);
   EXPECT_GT(lines.metrics.at("planted_lines.total_s"), 0.0);
 
   // `process`: nothing read from the output, so only the process's own metrics, and still ok.
-  const sample process = run("work", output_format::process);
+  const sample process = run("work", "process");
   ASSERT_EQ(process.status, sample_status::ok) << process.error;
   EXPECT_GT(process.metrics.at("planted_process.wall_s"), 0.0);
   EXPECT_GT(process.metrics.at("planted_process.maxrss_mib"), 0.0);

@@ -1,13 +1,14 @@
-// Parser of Google Benchmark's JSON reporter output (format `gbench`, design §4).
+// Format `gbench`: Google Benchmark's JSON reporter, on stdout or in the file of
+// `--benchmark_out={out}` (design §4).
 #include <algorithm>
 #include <array>
 
 #include "harness/exec/parse_support.hpp"
-#include "harness/exec/parsers.hpp"
 
 namespace abtest::exec {
 
-namespace {
+// Named, not anonymous: the unity build puts the formats in one translation unit.
+namespace gbench_format_detail {
 using nlohmann::json;
 
 // Row keys written by Google Benchmark itself (1.5–1.8 JSONReporter); every other numeric key
@@ -47,16 +48,27 @@ bool is_reporter_key(std::string_view key) {
 std::string context_text(const json& value) {
   return value.is_string() ? value.get<std::string>() : value.dump();
 }
-}  // namespace
 
-parsed_output parse_gbench(std::string_view bench, std::string_view text) {
+// For each benchmark run name, real_time in its time_unit becomes `<bench>.<name>_s` in seconds and
+// cpu_time `<bench>.<name>_cpu_s`, `name` sanitised (run settings such as /iterations:3 dropped);
+// numeric user counters become `<bench>.<name>_<counter>` (items_per_second →
+// `<name>_items_per_second`). With repetitions the value is the median of the repetitions;
+// aggregate rows are ignored — unless the report holds nothing else
+// (--benchmark_report_aggregates_only), and then the `median` rows are used. Context keys
+// abtest_digest / abtest_verified / abtest_backend fill checks / backend; the whole context is
+// kept. A row with error_occurred makes the output bad_output.
+parsed_output parse(std::string_view bench, const json&, const format_input& in) {
+  std::string text;
+  if (std::string error = detail::read_input(in, output_stream::stdout_text, text); !error.empty())
+    return detail::bad_output(std::move(error));
   json doc;
   try {
     doc = json::parse(sanitize_json_numbers(text));
   } catch (const json::exception& e) {
     return detail::bad_output(fmt::format(
-        "stdout is not Google Benchmark JSON ({}; it starts with '{}') — run the benchmark with "
-        "--benchmark_format=json and keep logs on stderr", e.what(), detail::excerpt(text)));
+        "{} is not Google Benchmark JSON ({}; it starts with '{}') — run the benchmark with "
+        "--benchmark_format=json and keep logs on stderr, or with --benchmark_out={{out}} "
+        "--benchmark_out_format=json", detail::input_name(in, output_stream::stdout_text), e.what(), detail::excerpt(text)));
   }
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
     return detail::bad_output(
@@ -81,7 +93,7 @@ parsed_output parse_gbench(std::string_view bench, std::string_view text) {
       has_iterations = true;
   }
 
-  std::map<std::string, std::vector<double>> seen;
+  detail::metric_set metrics(bench);
   for (const json& row : doc["benchmarks"]) {
     const std::string run_type = row.value("run_type", std::string("iteration"));
     const bool aggregate = run_type == "aggregate" || row.contains("aggregate_name");
@@ -90,7 +102,8 @@ parsed_output parse_gbench(std::string_view bench, std::string_view text) {
                        : row.contains("name") && row["name"].is_string()   ? &row["name"]
                                                                            : nullptr;
     if (name == nullptr) return detail::bad_output("a benchmark row has no name — is this Google Benchmark JSON?");
-    const std::string metric = fmt::format("{}.{}", bench, sanitize_metric_name(without_run_settings(name->get<std::string>())));
+    const std::string raw = without_run_settings(name->get<std::string>());
+    const std::string metric = sanitize_metric_name(raw);
     if (row.value("error_occurred", false))
       return detail::bad_output(fmt::format("benchmark {} reported an error: {} — fix the benchmark "
                                             "(SkipWithError) before measuring",
@@ -100,22 +113,31 @@ parsed_output parse_gbench(std::string_view bench, std::string_view text) {
     if (scale == 0.0)
       return detail::bad_output(fmt::format("benchmark {} has unknown time_unit '{}' — expected s, ms, us or ns",
                                             name->get<std::string>(), unit));
-    if (row.contains("real_time")) {
-      const json& t = row["real_time"];
+    for (const auto& [key, suffix] : {std::pair{"real_time", "_s"}, std::pair{"cpu_time", "_cpu_s"}}) {
+      if (!row.contains(key)) continue;
+      const json& t = row[key];
       if (t.is_number()) {
-        seen[metric + "_s"].push_back(t.get<double>() * scale);
+        if (!metrics.add(raw, metric + suffix, t.get<double>() * scale)) return detail::bad_output(metrics.error());
       } else if (!t.is_null()) {
-        return detail::bad_output(fmt::format("benchmark {} has a non-numeric real_time — is this Google "
-                                              "Benchmark JSON?", name->get<std::string>()));
+        return detail::bad_output(fmt::format("benchmark {} has a non-numeric {} — is this Google Benchmark JSON?",
+                                              name->get<std::string>(), key));
       }
     }
     for (const auto& [key, value] : row.items()) {
       if (is_reporter_key(key) || !value.is_number()) continue;
-      seen[fmt::format("{}_{}", metric, sanitize_metric_name(key))].push_back(value.get<double>());
+      if (!metrics.add(raw + " counter " + key, fmt::format("{}_{}", metric, sanitize_metric_name(key)), value.get<double>()))
+        return detail::bad_output(metrics.error());
     }
   }
-  p.metrics = detail::medians(seen);
-  return detail::finish(std::move(p), "no benchmark row with a real_time; check --benchmark_filter");
+  return metrics.finish(std::move(p), "no benchmark row with a real_time; check --benchmark_filter");
+}
+
+}  // namespace gbench_format_detail
+
+const output_format_row& gbench_format() {
+  static const output_format_row row{"gbench", "Google Benchmark JSON: stdout, or the file of --benchmark_out={out}",
+                                     output_stream::stdout_text, "", {}, no_options, gbench_format_detail::parse};
+  return row;
 }
 
 }  // namespace abtest::exec

@@ -1,0 +1,204 @@
+// Format `lines`: metrics taken from free-form output by ECMAScript patterns, in the units people
+// print (design §4).
+#include <cctype>
+#include <regex>
+
+#include <fmt/ranges.h>
+
+#include "harness/exec/parse_support.hpp"
+
+namespace abtest::exec {
+
+// Named, not anonymous: the unity build puts the formats in one translation unit.
+namespace lines_format_detail {
+using nlohmann::json;
+
+// One pattern: with `fixed` empty, group 1 names the metric, group 2 is its value and optional
+// group 3 its unit; with `fixed`, the metric is that name, group 1 its value, optional group 2 its unit.
+struct line_pattern {
+  std::string fixed;
+  std::string text;
+  std::regex re;
+  // The literal text every match starts with, when the pattern opens with one: lines without it
+  // are skipped before the regex runs (std::regex is slow; most lines of a log match nothing).
+  std::string literal;
+};
+
+std::string leading_literal(std::string_view pattern) {
+  std::string out;
+  // An alternation anywhere may let a match start otherwise ("a|b"): then there is no literal.
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') ++i;
+    else if (pattern[i] == '|') return out;
+  }
+  static constexpr std::string_view meta = "^$\\.*+?()[]{}|";
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size() && std::ispunct(static_cast<unsigned char>(pattern[i + 1])) != 0) {
+      out += pattern[++i];
+    } else if (meta.find(c) != std::string_view::npos) {
+      break;
+    } else {
+      out += c;
+    }
+    // A quantifier after this character would make it optional: keep only what surely precedes it.
+    if (i + 1 < pattern.size() && std::string_view("*+?{").find(pattern[i + 1]) != std::string_view::npos) {
+      out.pop_back();
+      break;
+    }
+  }
+  return out;
+}
+
+// Compiles a pattern; an error message (empty on success) naming what is wrong.
+std::string compile(line_pattern& p) {
+  try {
+    p.re.assign(p.text, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    return fmt::format("invalid pattern '{}': {} — write an ECMAScript regular expression", p.text, e.what());
+  }
+  const unsigned need = p.fixed.empty() ? 2 : 1;
+  if (p.re.mark_count() < need)
+    return p.fixed.empty()
+               ? fmt::format("pattern '{}' needs capture groups: (name) (value) [(unit)] — e.g. \"TIMING: (\\\\w+) ([0-9.]+) (ms)\"", p.text)
+               : fmt::format("pattern '{}' of {} needs a capture group: (value) [(unit)] — e.g. \"([0-9.,]+) (MB/s)\"", p.text, p.fixed);
+  p.literal = leading_literal(p.text);
+  return {};
+}
+
+// The patterns of the options, not yet compiled.
+std::vector<line_pattern> patterns_of(const json& options) {
+  std::vector<line_pattern> out;
+  if (!options.is_object()) return out;
+  if (options.contains("pattern") && options["pattern"].is_string()) out.push_back({"", options["pattern"], {}, {}});
+  if (options.contains("patterns") && options["patterns"].is_object())
+    for (const auto& [name, text] : options["patterns"].items())
+      if (text.is_string()) out.push_back({name, text.get<std::string>(), {}, {}});
+  return out;
+}
+
+// A line holding carriage returns as a terminal shows it: each `\r` returns to column 0 and what
+// follows overwrites what was there (progress updates, then the result: zstd -b prints
+// "…  25.9 MB/s, 206.6 MB/s\r 1#", which reads " 1#Synthetic 50% : … 25.9 MB/s, 206.6 MB/s").
+std::string_view terminal_view(std::string_view line, std::string& shown) {
+  if (line.find('\r') == std::string_view::npos) return line;
+  shown.clear();
+  while (true) {
+    const std::size_t cr = line.find('\r');
+    const std::string_view part = line.substr(0, cr);
+    shown.replace(0, std::min(part.size(), shown.size()), part);
+    if (cr == std::string_view::npos) break;
+    line.remove_prefix(cr + 1);
+  }
+  return shown;
+}
+
+// Adds one match; an error message, or empty.
+std::string add_match(const line_pattern& p, const std::match_results<std::string_view::const_iterator>& m,
+                      std::size_t line_no, detail::metric_set& metrics) {
+  const std::size_t value_group = p.fixed.empty() ? 2 : 1;
+  if (!m[value_group].matched || (p.fixed.empty() && !m[1].matched)) return {};
+  const std::string raw = p.fixed.empty() ? m[1].str() : p.fixed;
+  std::string name = sanitize_metric_name(raw);
+  const std::string value_text = m[value_group].str();
+  const auto value = detail::parse_number(value_text);
+  if (!value)
+    return fmt::format("line {}: value '{}' of {} is not a number — make the value group of the pattern capture only "
+                       "the number", line_no, value_text, name);
+  double scaled = *value;
+  if (p.re.mark_count() > value_group && m[value_group + 1].matched) {
+    const std::string unit = m[value_group + 1].str();
+    if (const double scale = detail::seconds_per(unit); scale > 0) {
+      scaled *= scale;
+      if (!name.ends_with("_s")) name += "_s";
+    } else if (const auto suffix = detail::rate_suffix(unit)) {
+      if (!name.ends_with(*suffix)) name += *suffix;
+    } else {
+      return fmt::format("line {}: unit '{}' of {} is neither a time (ps, ns, us, µs, ms, s, min) nor a rate (MB/s, "
+                         "MiB/s, GB/s, GiB/s, KB/s, ops/s, /s) — make the unit group capture the unit", line_no, unit, name);
+    }
+  }
+  return metrics.add(raw, name, scaled) ? std::string() : metrics.error();
+}
+
+// Every line of stdout and stderr on which a pattern matches (search, not full match) gives a
+// metric. A value with a time unit is stored in seconds and its name gets `_s`; one with a rate
+// keeps the printed scale and its name gets `_<scale>_per_s` (`MB/s` → `_mb_per_s`); a value
+// without a unit is stored as is. A name seen on several lines gets the median of its values.
+parsed_output parse(std::string_view bench, const json& options, const format_input& in) {
+  std::string error;
+  std::vector<line_pattern> patterns = patterns_of(options);
+  for (auto& p : patterns)
+    if (error = compile(p); !error.empty()) return detail::bad_output(std::move(error));
+  if (patterns.empty()) return detail::bad_output("format lines without a pattern — give \"pattern\" or \"patterns\"");
+  std::string all;
+  if (error = detail::read_input(in, output_stream::both, all); !error.empty()) return detail::bad_output(std::move(error));
+
+  detail::metric_set metrics(bench);
+  std::string_view text(all);
+  std::string shown;
+  std::size_t line_no = 0;
+  while (!text.empty()) {
+    ++line_no;
+    const auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    line = terminal_view(line, shown);
+    for (const auto& p : patterns) {
+      if (!p.literal.empty() && line.find(p.literal) == std::string_view::npos) continue;
+      std::match_results<std::string_view::const_iterator> m;
+      if (!std::regex_search(line.begin(), line.end(), m, p.re)) continue;
+      if (error = add_match(p, m, line_no, metrics); !error.empty()) return detail::bad_output(std::move(error));
+    }
+  }
+  std::vector<std::string> texts;
+  for (const auto& p : patterns) texts.push_back(p.text);
+  return metrics.finish(parsed_output{}, fmt::format("no line matched the pattern{} '{}'", texts.size() > 1 ? "s" : "",
+                                                     fmt::join(texts, "', '")));
+}
+
+json options(const json& b) {
+  json out = json::object();
+  if (b.contains("pattern")) {
+    if (!b["pattern"].is_string()) throw format_key_error{"pattern", "must be a string", "e.g. \"TIMING: (\\\\w+) ([0-9.]+) (ms)\""};
+    out["pattern"] = b["pattern"];
+  }
+  if (b.contains("patterns")) {
+    const json& ps = b["patterns"];
+    if (!ps.is_object() || ps.empty())
+      throw format_key_error{"patterns", "must be an object of metric name → pattern",
+                             "e.g. {\"compress\": \"([0-9.,]+) (MB/s),\"} (group 1 the value, optional group 2 the unit)"};
+    for (const auto& [name, text] : ps.items()) {
+      if (!text.is_string()) throw format_key_error{"patterns." + name, "must be a string", "write the pattern as a string"};
+      if (name.empty() || sanitize_metric_name(name) != name)
+        throw format_key_error{"patterns." + name, "is not a metric name", "use [A-Za-z0-9_], e.g. \"compress\""};
+    }
+    out["patterns"] = ps;
+  }
+  if (out.empty())
+    throw format_key_error{"pattern", "missing", "format \"lines\" needs a pattern with groups (name) (value) [(unit)], or \"patterns\""};
+  // Each pattern compiles and has its groups; the key named is the one to fix.
+  for (auto p : patterns_of(out)) {
+    const std::string key = p.fixed.empty() ? "pattern" : "patterns." + p.fixed;
+    try {
+      p.re.assign(p.text, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw format_key_error{key, fmt::format("is not a valid ECMAScript regular expression ({})", e.what()), "fix the expression"};
+    }
+    if (p.fixed.empty() && p.re.mark_count() < 2)
+      throw format_key_error{key, "needs capture groups (name) and (value)", "e.g. \"TIMING: (\\\\w+) ([0-9.]+) (ms)\""};
+    if (!p.fixed.empty() && p.re.mark_count() < 1)
+      throw format_key_error{key, "needs a capture group (value)", "e.g. \"([0-9.,]+) (MB/s)\" (group 1 the value, optional group 2 the unit)"};
+  }
+  return out;
+}
+}  // namespace lines_format_detail
+
+const output_format_row& lines_format() {
+  static const output_format_row row{"lines", "stdout and stderr, line by line, through ECMAScript patterns",
+                                     output_stream::both, "total_s", {"pattern", "patterns"}, lines_format_detail::options, lines_format_detail::parse};
+  return row;
+}
+
+}  // namespace abtest::exec
