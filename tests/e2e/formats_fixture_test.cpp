@@ -107,10 +107,13 @@ TEST(formats_fixture, zstd_speed_in_mb_per_s_through_lines_patterns) {
 TEST(formats_fixture, gbench_out_file_with_cpu_time_and_items_per_second) {
   const auto j = run("gb", "SPIN");  // 8 → 1 steps per item
   const auto time = verdict(j, "SPIN", "gb.BM_spin_s");
+  // Wall-clock time per iteration swings with other load on the host; its CPU time does not, so the
+  // verdict is asserted on cpu_time (read beside real_time) and only the ratio on real_time.
   EXPECT_LT(time.ratio, 0.5);
-  EXPECT_EQ(time.verdict, "faster");
+  EXPECT_NE(time.verdict, "slower");
   const auto cpu = verdict(j, "SPIN", "gb.BM_spin_cpu_s");
   EXPECT_LT(cpu.ratio, 0.5);
+  EXPECT_EQ(cpu.verdict, "faster");
   const auto items = verdict(j, "SPIN", "gb.BM_spin_items_per_second");
   EXPECT_GT(items.ratio, 2.0);
   EXPECT_NE(items.verdict, "same");
