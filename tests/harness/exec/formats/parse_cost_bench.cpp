@@ -97,6 +97,12 @@ void parse_one(benchmark::State& state, const fixture& f) {
   state.counters["output_mib"] = static_cast<double>(f.text.size()) / mib;
 }
 
+// The floor under the JSON formats: nlohmann::json's DOM parse of the same text, nothing else.
+void json_parse_only(benchmark::State& state, const fixture& f) {
+  for (auto _ : state) benchmark::DoNotOptimize(json::parse(f.text));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * f.text.size()));
+}
+
 const int registered = [] {
   static const std::vector<fixture> all = fixtures();
   for (const auto& f : all) {
@@ -106,6 +112,8 @@ const int registered = [] {
     benchmark::RegisterBenchmark(("parse/" + name).c_str(), [&f](benchmark::State& s) { parse_one(s, f); })
         ->Unit(benchmark::kMillisecond);
   }
+  benchmark::RegisterBenchmark("json_parse_only/gbench", [](benchmark::State& s) { json_parse_only(s, all.front()); })
+      ->Unit(benchmark::kMillisecond);
   return 0;
 }();
 
