@@ -18,46 +18,43 @@ parsed_output parse_lines(std::string_view bench, std::string_view pattern, std:
 }
 
 std::string sanitize_json_numbers(std::string_view text) {
+  // Copies runs of untouched text at once: the scan only stops at strings (skipped whole) and words.
   std::string out;
   out.reserve(text.size());
   const auto alpha = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size();) {
+  const auto is = [](std::string_view word, std::string_view lower) {
+    if (word.size() != lower.size()) return false;
+    for (std::size_t k = 0; k < word.size(); ++k)
+      if (std::tolower(static_cast<unsigned char>(word[k])) != lower[k]) return false;
+    return true;
+  };
+  std::size_t copied = 0;  // text[copied, i) is still to be appended as it is
+  std::size_t i = 0;
+  while (i < text.size()) {
     const char c = text[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < text.size()) {
-        out += text[i + 1];
-        i += 2;
-        continue;
-      }
-      if (c == '"') in_string = false;
-      ++i;
-      continue;
-    }
     if (c == '"') {
-      in_string = true;
-      out += c;
-      ++i;
+      for (i = text.find_first_of("\\\"", i + 1); i < text.size() && text[i] == '\\'; i = text.find_first_of("\\\"", i + 2)) {
+      }
+      i = i < text.size() ? i + 1 : text.size();
       continue;
     }
     const bool signed_word = (c == '-' || c == '+') && i + 1 < text.size() && alpha(text[i + 1]);
     if (!alpha(c) && !signed_word) {
-      out += c;
       ++i;
       continue;
     }
-    std::size_t end = i + (signed_word ? 1 : 0);
+    const std::size_t start = i + (signed_word ? 1 : 0);
+    std::size_t end = start;
     while (end < text.size() && alpha(text[end])) ++end;
-    std::string word(text.substr(i + (signed_word ? 1 : 0), end - i - (signed_word ? 1 : 0)));
-    for (char& w : word) w = static_cast<char>(std::tolower(static_cast<unsigned char>(w)));
-    if (word == "nan" || word == "inf" || word == "infinity") {
+    const std::string_view word = text.substr(start, end - start);
+    if (is(word, "nan") || is(word, "inf") || is(word, "infinity")) {
+      out.append(text.substr(copied, i - copied));
       out += "null";
-    } else {
-      out.append(text.substr(i, end - i));
+      copied = end;
     }
     i = end;
   }
+  out.append(text.substr(copied));
   return out;
 }
 

@@ -58,6 +58,27 @@ TEST(bundle_plan, round_trips_through_json) {
   EXPECT_EQ(j["schedule"][0]["warmup"], true);
 }
 
+// A format's own keys travel in plan.json as the manifest writes them, are validated again by the
+// format's row on the runner, and {out} stays in the commands for the runner's executor to fill.
+TEST(bundle_plan, format_keys_and_out_travel_with_the_benchmark) {
+  bundle_plan p = sample_plan();
+  p.benchmarks[0].format = "lines";
+  p.benchmarks[0].format_options = {{"patterns", {{"compress", "([0-9.,]+) (MB/s),"}}}};
+  p.benchmarks[0].command = {"{bin}/planted-bench", "--out={out}"};
+  const auto j = p.to_json();
+  EXPECT_EQ(j["benchmarks"][0]["patterns"]["compress"], "([0-9.,]+) (MB/s),");
+  EXPECT_EQ(j["arms"][1]["commands"]["planted"][1], "--out={out}");
+  const bundle_plan back = bundle_plan::from_json(nlohmann::json::parse(j.dump()));
+  EXPECT_EQ(back.benchmarks[0].format, "lines");
+  EXPECT_EQ(back.benchmarks[0].format_options, p.benchmarks[0].format_options);
+  auto bad = j;
+  bad["benchmarks"][0]["patterns"]["compress"] = "no group";
+  EXPECT_THROW(bundle_plan::from_json(bad), plan_error);
+  bad = j;
+  bad["benchmarks"][0]["format"] = "xml";
+  EXPECT_THROW(bundle_plan::from_json(bad), plan_error);
+}
+
 TEST(bundle_plan, a_newer_schema_is_refused_with_what_to_do) {
   auto j = sample_plan().to_json();
   j["schema"] = plan_schema + 1;
