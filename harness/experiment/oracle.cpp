@@ -99,6 +99,27 @@ void fill_log_values(const std::string& metric, arm_set_result& r) {
   }
 }
 
+// Seconds of one measured run of each arm: the mean wall of its samples that ran (warm-ups left out);
+// NaN for an arm with none.
+std::vector<double> arm_run_seconds(const arm_set_result& r) {
+  std::vector<double> sum(r.plan.arms.size(), 0.0), n(r.plan.arms.size(), 0.0);
+  for (const auto& s : r.samples) {
+    if (s.warmup || s.status != sample_status::ok || !s.duration_s || !(*s.duration_s > 0.0)) continue;
+    sum[static_cast<std::size_t>(s.arm)] += *s.duration_s;
+    n[static_cast<std::size_t>(s.arm)] += 1.0;
+  }
+  std::vector<double> out;
+  for (std::size_t a = 0; a < sum.size(); ++a) out.push_back(n[a] > 0.0 ? sum[a] / n[a] : nan);
+  return out;
+}
+
+// Seconds of every sample of a set of arms, warm-ups included (0 for one that never started).
+double sample_seconds(const arm_set_result& r) {
+  double sum = 0.0;
+  for (const auto& s : r.samples) sum += s.duration_s.value_or(0.0);
+  return sum;
+}
+
 // A search asks for one metric throughout: when the benchmark's samples ran fine and none of them
 // holds it, no number of rounds will, so the search stops at its first measurement with what the
 // benchmark does report, rather than spending every comparison up to its round cap.
@@ -187,7 +208,7 @@ void experiment_oracle::measure_missing(arm_set_result& r) {
     process_source source(m_, r.plan);
     sched = measure(store_, m_, r.plan, r.experiment_id, source, r.samples, ctx_);
   }
-  r.interrupted = sched.interrupted;
+  r.interrupted = r.interrupted || sched.interrupted;
   r.analysis = analyze(r.plan, r.samples);
   if (s_.counts) add_count_verdicts(r.analysis, r.plan, store_.list_counts(r.experiment_id));
   fill_log_values(s_.metric, r);
@@ -250,6 +271,7 @@ arm_set_result experiment_oracle::run_arms(std::vector<arm_plan> arms, int round
   arm_set_result r = begin_arms(std::move(arms), rounds, kind, extra_config);
   conclude(store_, r.experiment_id, r.analysis, r.interrupted);
   runs_ += r.runs;
+  seconds_ += sample_seconds(r);
   return r;
 }
 
@@ -306,19 +328,26 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     for (;;) {
       e = stats::msprt_interval(paired_differences(r), tau, request.alpha, request.known_variance);
       if (stats::decide(e, request.margin, metric_direction(s_.metric)).value != stats::verdict::inconclusive ||
-          search::settled_on_side(e, request.settle_side, request.margin) || r.plan.rounds >= cap)
-        break;
+          search::settled_on_side(e, request.settle_side, request.margin) || r.plan.rounds >= cap || r.interrupted)
+        break;  // interrupted: the search ends with what it has decided (interrupted())
       r.plan.rounds += 1;
       measure_missing(r);
     }
     conclude(store_, r.experiment_id, r.analysis, r.interrupted);
     runs_ += r.runs;
+    seconds_ += sample_seconds(r);
   }
   c.estimate = e;
   c.paired = !(r.plan.layouts > 0 || r.plan.duet);
   c.verdict = stats::decide(e, request.margin, metric_direction(s_.metric)).value;
   c.rounds = e.n;
   c.runs = r.runs;
+  if (r.plan.layouts == 0) {
+    const std::vector<double> seconds = arm_run_seconds(r);
+    c.from_run_s = seconds.at(0);
+    c.to_run_s = seconds.at(1);
+  }
+  interrupted_ = interrupted_ || r.interrupted;
   step.result = c;
   step.experiment_id = r.experiment_id;
   if (e.n == 0) step.note = "no paired rounds: the benchmark failed or the variant is INVALID — see `abtest show " +
@@ -366,8 +395,14 @@ search::matrix_result experiment_oracle::run_matrix(const std::vector<search::le
     const auto means = layout_log_means(r);
     for (std::size_t a = 0; a < index.size(); ++a) out.log_values[index[a]] = means[a];
   } else {
-    for (std::size_t a = 0; a < index.size(); ++a) out.log_values[index[a]] = r.log_values[a];
+    const std::vector<double> seconds = arm_run_seconds(r);
+    out.run_s.assign(configs.size(), nan);
+    for (std::size_t a = 0; a < index.size(); ++a) {
+      out.log_values[index[a]] = r.log_values[a];
+      out.run_s[index[a]] = seconds[a];
+    }
   }
+  interrupted_ = interrupted_ || r.interrupted;
   out.runs = r.runs;
   oracle_step step{r.plan.arms[0].key, fmt::format("matrix of {} configurations", configs.size()), {}, r.experiment_id,
                    fmt::format("{} of {} configurations built", index.size(), configs.size())};

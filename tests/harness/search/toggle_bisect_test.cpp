@@ -40,6 +40,8 @@ class exact_oracle : public oracle {
     c.verdict = d > 0.001 ? stats::verdict::slower : d < -0.001 ? stats::verdict::faster : stats::verdict::same;
     c.rounds = 10;
     c.runs = 20;
+    c.from_run_s = seconds(from);
+    c.to_run_s = seconds(to);
     ++compares;
     return c;
   }
@@ -52,10 +54,19 @@ class exact_oracle : public oracle {
       m.log_values.push_back(row);
     }
     m.runs = rounds * static_cast<int>(configs.size());
+    for (const levels& c : configs) m.run_s.push_back(seconds(c));
+    ++matrices;
     return m;
   }
 
+  // Seconds of one run: 0.03, or 3 where T02 is off when `t02_off_is_slow` (a performance feature).
+  double seconds(const levels& v) const {
+    return t02_off_is_slow && !(v.contains("T02") && v.at("T02") == "ON") ? 3.0 : 0.03;
+  }
+
   int compares = 0;
+  int matrices = 0;
+  bool t02_off_is_slow = false;
   double wobble = 1e-4;  // the matrix's round-to-round wobble
 
  private:
@@ -336,6 +347,64 @@ TEST(toggle_bisect, a_term_the_matrix_decided_is_not_confirmed_again) {
   EXPECT_EQ(r.culprits.at(0).support, "matrix");
   EXPECT_TRUE(r.culprits.at(0).confirmed.value());
   EXPECT_EQ(o.requests.size(), 1u) << "the overall A/B alone";
+}
+
+// A main effect's two confirmations run the end whose runs take fewer seconds first: here turning T02
+// off makes a run 100 times longer, so to vs to − T01 (T02 on) goes before from + T01 vs from.
+TEST(toggle_bisect, the_cheaper_end_confirms_first) {
+  const auto toggles = named(4);
+  recording_oracle o({{{"T01"}, 0.08}});
+  o.wobble = 0.04;  // undecided by the matrix (see above)
+  o.t02_off_is_slow = true;
+  search_options options;
+  options.matrix_rounds = 3;
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+  ASSERT_EQ(r.culprits.at(0).support, "A/Bs");
+  ASSERT_EQ(o.requests.size(), 3u);
+  EXPECT_NE(o.requests[1].settle_side, 0) << "to vs to − T01, one-sided, first";
+  EXPECT_EQ(o.requests[2].settle_side, 0) << "from + T01 vs from second";
+  EXPECT_GT(r.run_seconds, 0.0);
+}
+
+// Issue #38: a search told to stop (--budget-s, Ctrl-C) starts nothing new and ends with what it has
+// decided: a culprit the matrix decided stays one; a candidate not yet confirmed is undecided, with
+// what every run says of it.
+TEST(toggle_bisect, a_stopped_search_ends_with_what_it_decided) {
+  const auto toggles = named(4);
+  {
+    recording_oracle o({{{"T01"}, 0.08}});
+    search_options options;
+    options.stop = [&o] { return o.matrices > 0; };
+    const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T01"}}));
+    EXPECT_EQ(r.culprits.at(0).support, "matrix");
+    EXPECT_TRUE(r.undecided.empty()) << "the other terms are inside the margin";
+  }
+  {
+    recording_oracle o({{{"T01"}, 0.08}});
+    o.wobble = 0.04;
+    search_options options;
+    options.matrix_rounds = 3;
+    options.stop = [&o] { return o.matrices > 0; };
+    const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_TRUE(r.culprits.empty());
+    ASSERT_FALSE(r.undecided.empty());
+    EXPECT_EQ(r.undecided.at(0).toggles, std::vector<std::string>{"T01"});
+    EXPECT_EQ(r.undecided.at(0).support, "undecided");
+    EXPECT_LT(r.undecided.at(0).ci_low, r.undecided.at(0).effect);
+    EXPECT_EQ(o.requests.size(), 1u) << "no confirmation started";
+  }
+  {
+    recording_oracle o({{{"T01"}, 0.08}});
+    search_options options;
+    options.stop = [] { return true; };  // before the matrix: the overall A/B alone
+    const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(o.matrices, 0);
+    EXPECT_TRUE(r.culprits.empty());
+  }
 }
 
 TEST(toggle_bisect, design_flag_overrides_the_plan) {
