@@ -407,6 +407,31 @@ TEST(toggle_bisect, a_stopped_search_ends_with_what_it_decided) {
   }
 }
 
+// Ctrl-C inside a matrix's first rounds can leave no complete round: the search is stopped with what
+// it had (the overall comparison), not failed.
+class interrupted_oracle : public recording_oracle {
+ public:
+  using recording_oracle::recording_oracle;
+  matrix_result run_matrix(const std::vector<levels>& configs, int rounds) override {
+    matrix_result m = recording_oracle::run_matrix(configs, rounds);
+    for (auto& row : m.log_values) std::fill(row.begin(), row.end(), std::nan(""));
+    return m;
+  }
+};
+
+TEST(toggle_bisect, an_interrupt_before_a_complete_matrix_round_stops_without_an_error) {
+  const auto toggles = named(4);
+  interrupted_oracle o({{{"T01"}, 0.08}});
+  search_options options;
+  options.stop = [&o] { return o.matrices > 0; };
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_TRUE(r.culprits.empty());
+  EXPECT_EQ(r.overall.verdict, stats::verdict::slower);
+  options.stop = nullptr;
+  EXPECT_THROW(bisect_toggles(o, toggles, {}, all_on(toggles), options), std::invalid_argument) << "not stopped: an error, as before";
+}
+
 TEST(toggle_bisect, design_flag_overrides_the_plan) {
   const auto toggles = named(6);
   exact_oracle o({{{"T03"}, 0.05}});
