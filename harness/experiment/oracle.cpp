@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 
 #include "db/error.hpp"
@@ -99,17 +100,29 @@ void fill_log_values(const std::string& metric, arm_set_result& r) {
   }
 }
 
-// Seconds of one measured run of each arm: the mean wall of its samples that ran (warm-ups left out);
-// NaN for an arm with none.
+// Seconds one run of each arm costs the search: its samples' mean wall (warm-ups left out) plus
+// each sample's share of the time the experiment spent around its processes (scheduling, the load
+// check, the store), which on a busy host is most of a fast benchmark's cost. NaN for an arm with
+// no sample that ran.
 std::vector<double> arm_run_seconds(const arm_set_result& r) {
   std::vector<double> sum(r.plan.arms.size(), 0.0), n(r.plan.arms.size(), 0.0);
+  double process_s = 0.0;
+  std::optional<std::chrono::system_clock::time_point> first, last;
   for (const auto& s : r.samples) {
-    if (s.warmup || s.status != sample_status::ok || !s.duration_s || !(*s.duration_s > 0.0)) continue;
-    sum[static_cast<std::size_t>(s.arm)] += *s.duration_s;
+    const double d = s.duration_s.value_or(0.0);
+    process_s += d;
+    const auto end = s.started_at + std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(d));
+    if (!first || s.started_at < *first) first = s.started_at;
+    if (!last || end > *last) last = end;
+    if (s.warmup || s.status != sample_status::ok || !(d > 0.0)) continue;
+    sum[static_cast<std::size_t>(s.arm)] += d;
     n[static_cast<std::size_t>(s.arm)] += 1.0;
   }
+  double around = 0.0;  // per sample
+  if (first && last && !r.samples.empty())
+    around = std::max(0.0, (std::chrono::duration<double>(*last - *first).count() - process_s) / static_cast<double>(r.samples.size()));
   std::vector<double> out;
-  for (std::size_t a = 0; a < sum.size(); ++a) out.push_back(n[a] > 0.0 ? sum[a] / n[a] : nan);
+  for (std::size_t a = 0; a < sum.size(); ++a) out.push_back(n[a] > 0.0 ? sum[a] / n[a] + around : nan);
   return out;
 }
 

@@ -144,14 +144,17 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
     const design plan = chosen.design == design_choice::full ? full_factorial(k) : fractional_factorial(k);
     std::vector<levels> configs;
     for (const std::vector<int>& run : plan.runs) configs.push_back(apply(from, factors, run));
-    // Before the matrix: at most its planned rounds, each configuration at the slowest end's seconds.
-    session.tell({{}, chosen.rounds * round_s(session, configs)});
     // Sized for a 2% effect at 90% power, the matrix stops sooner once every term is decided (fixed
     // --rounds run as they are).
     const double stop_margin = options.matrix_rounds > 0 ? 0.0 : options.search_margin;
-    const batch_listener on_batch = [&](const factorial_analysis& screen, int done, int most) {
+    // The sequential design's worst case: a matrix whose noise differs per configuration may grow to
+    // max_matrix_rounds (factorial_search.hpp), so that is its most until it is done; before it, each
+    // configuration at the slowest end's seconds.
+    const int worst_rounds = stop_margin > 0.0 ? std::max(chosen.rounds, max_matrix_rounds) : chosen.rounds;
+    session.tell({{}, worst_rounds * round_s(session, configs)});
+    const batch_listener on_batch = [&](const factorial_analysis& screen, int done, int) {
       decided = decided_terms(screen, factors, options.alpha, options.margin);
-      session.tell({decided, (most - done) * round_s(session, configs)});
+      session.tell({decided, (worst_rounds - done) * round_s(session, configs)});
     };
     factorial_outcome f;
     try {
