@@ -41,9 +41,9 @@ TEST(cargo_regex, bisect_from_all_features_to_none_names_the_big_ones) {
   EXPECT_EQ(j["verdict"], "slower");
   const auto found = culprit_sets(j);
   EXPECT_TRUE(found.count({"DFA"})) << j.dump(2);
-  // With the lazy DFA on, the literal prefilters change little; without it they matter: LIT shows
-  // as its own term or as DFA*LIT (measured: DFA 11.5×, DFA*LIT 3.2×).
-  EXPECT_TRUE(found.count({"LIT"}) || found.count({"DFA", "LIT"})) << j.dump(2);
+  // LIT is not asserted: with the lazy DFA on the literal prefilters change little, and whether LIT
+  // or DFA*LIT holds up depends on the host's noise (two runs on a loaded 2-core host: DFA 11.5× and
+  // DFA*LIT 3.2× culprits; DFA 11.7× with LIT and DFA*LIT rejected).
   EXPECT_FALSE(found.count({"CACHE"})) << "single-threaded, the pool cache does nothing\n" << j.dump(2);
   for (const auto& c : j["culprits"]) {
     if (c["toggles"] == nlohmann::json::array({"DFA"})) {
