@@ -190,13 +190,14 @@ struct toggle_outcome {
   search::unit_costs costs;             // what the plan was priced with, before anything was built
   search::unit_costs priced_with;       // what the search and the full factorial were priced with, after
   counts_screen screen;  // --counts: the mechanism blocks of the culprits' toggles
+  std::string stopped;   // "" (finished), "interrupted" (Ctrl-C) or "budget" (--budget-s)
 };
 
 // `better`: the metric's declared or inferred direction (metric_direction), which decides culprit
 // against offset.
 toggle_outcome attribute(std::string parent, const std::string& metric, search::bisect_report r, std::vector<std::string> notes,
                          stats::better better) {
-  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, "measured", {}, {}, {}};
+  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, "measured", {}, {}, {}, ""};
   o.split = search::split_by_direction(o.r, better);
   // A supported term that makes the metric worse (a time rise, a rate fall) is a regression, whichever
   // list it is in: inside an overall speed-up it is an offset, and still worth exit 1.
@@ -214,6 +215,18 @@ toggle_outcome attribute(std::string parent, const std::string& metric, search::
   return o;
 }
 
+// "stopped by Ctrl-C after 412 s: undecided NO_INLINE 1.0400 (CI 0.9900–1.0900)" — a stopped
+// search's last word.
+std::string stopped_text(const toggle_outcome& o) {
+  std::string out = fmt::format("stopped by {} after {:.0f} s", o.stopped == "budget" ? "--budget-s" : "Ctrl-C", o.wall_s);
+  if (o.r.undecided.empty()) return out + ": nothing left undecided";
+  std::vector<std::string> terms;
+  for (const auto& c : o.r.undecided)
+    terms.push_back(fmt::format("{} {:.4f} (CI {:.4f}–{:.4f})", term_name(c.toggles), std::exp(c.effect), std::exp(c.ci_low),
+                                std::exp(c.ci_high)));
+  return out + fmt::format(": undecided {}", fmt::join(terms, ", "));
+}
+
 // The search's results in the database: the overall comparison as the parent's verdict row (to vs
 // from: `show` and `report` print it, and the report reads from it which way the culprits push), each
 // term as an effect, and the parent complete.
@@ -228,6 +241,17 @@ void store_outcome(db::results_store& store, const toggle_outcome& o, double sea
       effects.push_back({o.experiment, o.metric, term_name(c.toggles), c.effect, std::nullopt, c.ci_low, c.ci_high, std::nullopt,
                          std::nullopt, role});
   store.replace_effects(o.experiment, effects);
+  if (!o.stopped.empty()) {
+    // Stored like a finished search: its decided terms above, and what it left undecided as its last
+    // step's note (an effect's role is a decided one's).
+    db::bisect_step_record step;
+    step.experiment_id = o.experiment;
+    step.step = static_cast<int>(store.list_bisect_steps(o.experiment).size());
+    step.from_variant = o.r.from_key;
+    step.to_variant = o.r.to_key;
+    step.note = stopped_text(o);
+    store.insert_bisect_step(step);
+  }
   store.set_experiment_status(o.experiment, db::experiment_status::complete, std::chrono::system_clock::now());
 }
 
@@ -260,6 +284,9 @@ nlohmann::json to_json(const toggle_outcome& o) {
           {"culprits", terms_json(o.split.culprits, o.screen)},
           {"offsets", terms_json(o.split.offsets, o.screen)},
           {"rejected", terms_json(o.split.rejected, o.screen)},
+          {"undecided", terms_json(o.r.undecided, o.screen)},
+          {"stopped", o.stopped.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.stopped)},
+          {"run_seconds", o.r.run_seconds},
           {"counts_screen", o.screen.experiment.empty() ? nlohmann::json(nullptr)
                                                         : nlohmann::json{{"experiment", o.screen.experiment},
                                                                          {"not_timed", o.screen.not_timed}}},
@@ -312,6 +339,10 @@ std::string to_text(const toggle_outcome& o) {
   for (const auto& c : o.split.rejected)
     out += fmt::format("candidate {:<22} ratio {:.4f} — {} did not support it\n", term_name(c.toggles), std::exp(c.effect),
                        c.support == "four cells" ? "a measurement of its four cells" : "the confirmation A/Bs");
+  for (const auto& c : r.undecided)
+    out += fmt::format("undecided: {} {:.2f}× [{:.2f}, {:.2f}]\n", term_name(c.toggles), std::exp(c.effect), std::exp(c.ci_low),
+                       std::exp(c.ci_high));
+  if (!o.stopped.empty()) out += stopped_text(o) + " — culprits and offsets above are the terms it had decided\n";
   if (!r.skipped.empty()) out += fmt::format("skipped: {}\n", fmt::join(r.skipped, ", "));
   return out;
 }
@@ -357,6 +388,11 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   bisect_progress steps(ctx, specs, search::differing_factors(specs, q.from.levels, q.to.levels, space.opts.exclude).size(),
                         shape);
   oracle.set_listener(steps.listener());
+  // --budget-s and Ctrl-C end the search with what it has decided (search_options::stop).
+  // With a scenario nothing runs: the budget counts the seconds its model says the runs stand for.
+  space.opts.stop = [&oracle, t0, budget = f.budget_s, simulated = q.scenario.has_value()] {
+    return oracle.interrupted() || (budget > 0.0 && (simulated ? oracle.seconds() : seconds_since(t0)) >= budget);
+  };
   counts_screen screen;
   if (s.counts) screen = screen_counts(store, screen_of(q, space.from), std::ref(arms), counter_of(oracle), space.opts.exclude, space.notes);
   search::bisect_report r = run_search(q, oracle, space.opts);
@@ -384,6 +420,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   o.costs = costs;
   o.priced_with = after;
   o.wall_s = seconds_since(t0);
+  if (o.r.stopped) o.stopped = oracle.interrupted() ? "interrupted" : "budget";
   if (q.scenario) {  // nothing was built or run: the wall the runs and builds stand for
     o.wall_s = o.r.used.wall_s;
     o.wall_basis = "modeled";
@@ -404,6 +441,10 @@ static const registrar bisect_command(40, [](CLI::App& app, global_options& g, a
   cmd->add_option("--metric", f->metric, "the metric searched (default: proof.total_s, else the only <bench>.total_s)");
   cmd->add_option("--commits", f->commits, "GOOD..BAD: find the first commit that is slower than GOOD");
   cmd->add_option("--toggle,-t", f->toggles, "with --commits: give this toggle ID[=LEVEL] at every commit (default: none — each commit's own defaults)");
+  cmd->add_option("--budget-s", f->budget_s,
+                  "wall seconds after which the search starts no new step and ends with what it has decided "
+                  "(Ctrl-C does the same at once)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--design", f->design, "auto (the cheapest to the precision needed), full, half (resolution V) or group (testing)")
       ->check(CLI::IsMember({"auto", "full", "half", "group"}));
   add_measurement_options(cmd, f->measure, {.rounds_help = "fixed rounds per comparison and matrix (default: adaptive, 10–50; matrix 6)",

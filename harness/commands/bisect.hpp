@@ -21,6 +21,9 @@ struct bisect_flags {
   measurement_flags measure{.rounds = 0};
   evidence_flags evidence;  // --layouts, --duet, --counts, --pin: for every comparison of the search
   std::string design = "auto";  // --design auto|full|half|group (search::plan_search)
+  // --budget-s: wall seconds from the start after which a toggle search starts no new step and ends
+  // with what it has decided (0: none). Ctrl-C does the same at once.
+  double budget_s = 0.0;
 };
 
 // The flags checked (check_evidence) and copied into the oracle's settings; `warmups` are the

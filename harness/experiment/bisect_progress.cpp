@@ -35,13 +35,18 @@ std::string short_key(const std::string& key) {
 
 }  // namespace
 
+std::string left_text(const bisect_step_line& l) {
+  if (!l.left_s) return "time left not known yet";
+  if (l.worst_case) return fmt::format("≤ {} min left", std::max(1, static_cast<int>(std::ceil(*l.left_s / 60.0))));
+  return "≈" + format_eta(std::max(0.0, *l.left_s)) + " left";
+}
+
 std::string format_step_line(const bisect_step_line& l) {
   const std::string what = l.matrix_configs > 0
                                ? fmt::format("factorial matrix of {} configurations", l.matrix_configs)
                                : fmt::format("testing {{{}}} vs {}", short_list(l.tested), short_key(l.against));
   return fmt::format("step {}/≈{} · {} · culprits so far: {} · {}", l.step, std::max(l.expected, l.step), what,
-                     l.culprits.empty() ? "none" : fmt::format("{}", fmt::join(l.culprits, ", ")),
-                     l.left_s ? "≈" + format_eta(std::max(0.0, *l.left_s)) + " left" : "time left not known yet");
+                     l.culprits.empty() ? "none" : fmt::format("{}", fmt::join(l.culprits, ", ")), left_text(l));
 }
 
 int expected_bisect_steps(std::size_t differing, std::size_t culprits, search_shape shape) {
@@ -66,11 +71,22 @@ std::vector<std::string> bisect_progress::changes(const search::levels& from, co
   return out;
 }
 
+std::vector<std::string> bisect_progress::culprits() const {
+  // The terms the search decided, with their ratios, then those inferred from single-toggle steps.
+  std::vector<std::string> out = decided_;
+  for (const std::string& c : culprits_)
+    if (std::none_of(out.begin(), out.end(), [&](const std::string& d) { return d.rfind(c + " ", 0) == 0; })) out.push_back(c);
+  return out;
+}
+
 void bisect_progress::starts(bisect_step_line line) {
   line.step = ++step_;
-  line.culprits = culprits_;
-  line.expected = expected_bisect_steps(differing_, culprits_.size(), shape_);
-  if (step_ > 1) {
+  line.culprits = culprits();
+  line.expected = expected_bisect_steps(differing_, line.culprits.size(), shape_);
+  if (worst_left_s_) {
+    line.left_s = worst_left_s_;
+    line.worst_case = true;
+  } else if (step_ > 1) {
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     line.left_s = spent / (step_ - 1) * (std::max(line.expected, step_) - step_ + 1);
   }
@@ -112,7 +128,16 @@ oracle_listener bisect_progress::listener() {
   };
   l.matrix = [this](std::size_t configs, int rounds) {
     if (configs == matrix_configs_ && matrix_rounds_ > 0) {
-      ctx_.report(progress::kind::note, fmt::format("  undecided after {} rounds: {} more", matrix_rounds_, rounds));
+      const auto c = culprits();
+      std::string more = fmt::format("  undecided after {} rounds: {} more", matrix_rounds_, rounds);
+      if (!c.empty()) more += fmt::format(" · decided: {}", fmt::join(c, ", "));
+      if (worst_left_s_) {
+        bisect_step_line worst;
+        worst.left_s = worst_left_s_;
+        worst.worst_case = true;
+        more += " · " + left_text(worst);
+      }
+      ctx_.report(progress::kind::note, more);
       matrix_rounds_ += rounds;
       return;
     }
@@ -125,6 +150,11 @@ oracle_listener bisect_progress::listener() {
     starts(std::move(line));
   };
   l.recorded = [this](const oracle_step& step) { recorded(last_from_, last_to_, step); };
+  l.progress = [this](const search::search_progress& p) {
+    decided_ = p.decided;
+    if (std::isfinite(p.worst_left_s)) worst_left_s_ = p.worst_left_s;
+    else worst_left_s_.reset();
+  };
   return l;
 }
 

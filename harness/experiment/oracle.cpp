@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 
 #include "db/error.hpp"
@@ -99,6 +100,39 @@ void fill_log_values(const std::string& metric, arm_set_result& r) {
   }
 }
 
+// Seconds one run of each arm costs the search: its samples' mean wall (warm-ups left out) plus
+// each sample's share of the time the experiment spent around its processes (scheduling, the load
+// check, the store), which on a busy host is most of a fast benchmark's cost. NaN for an arm with
+// no sample that ran.
+std::vector<double> arm_run_seconds(const arm_set_result& r) {
+  std::vector<double> sum(r.plan.arms.size(), 0.0), n(r.plan.arms.size(), 0.0);
+  double process_s = 0.0;
+  std::optional<std::chrono::system_clock::time_point> first, last;
+  for (const auto& s : r.samples) {
+    const double d = s.duration_s.value_or(0.0);
+    process_s += d;
+    const auto end = s.started_at + std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(d));
+    if (!first || s.started_at < *first) first = s.started_at;
+    if (!last || end > *last) last = end;
+    if (s.warmup || s.status != sample_status::ok || !(d > 0.0)) continue;
+    sum[static_cast<std::size_t>(s.arm)] += d;
+    n[static_cast<std::size_t>(s.arm)] += 1.0;
+  }
+  double around = 0.0;  // per sample
+  if (first && last && !r.samples.empty())
+    around = std::max(0.0, (std::chrono::duration<double>(*last - *first).count() - process_s) / static_cast<double>(r.samples.size()));
+  std::vector<double> out;
+  for (std::size_t a = 0; a < sum.size(); ++a) out.push_back(n[a] > 0.0 ? sum[a] / n[a] + around : nan);
+  return out;
+}
+
+// Seconds of every sample of a set of arms, warm-ups included (0 for one that never started).
+double sample_seconds(const arm_set_result& r) {
+  double sum = 0.0;
+  for (const auto& s : r.samples) sum += s.duration_s.value_or(0.0);
+  return sum;
+}
+
 // A search asks for one metric throughout: when the benchmark's samples ran fine and none of them
 // holds it, no number of rounds will, so the search stops at its first measurement with what the
 // benchmark does report, rather than spending every comparison up to its round cap.
@@ -187,7 +221,7 @@ void experiment_oracle::measure_missing(arm_set_result& r) {
     process_source source(m_, r.plan);
     sched = measure(store_, m_, r.plan, r.experiment_id, source, r.samples, ctx_);
   }
-  r.interrupted = sched.interrupted;
+  r.interrupted = r.interrupted || sched.interrupted;
   r.analysis = analyze(r.plan, r.samples);
   if (s_.counts) add_count_verdicts(r.analysis, r.plan, store_.list_counts(r.experiment_id));
   fill_log_values(s_.metric, r);
@@ -251,6 +285,7 @@ arm_set_result experiment_oracle::run_arms(std::vector<arm_plan> arms, int round
   arm_set_result r = begin_arms(std::move(arms), rounds, kind, extra_config);
   conclude(store_, r.experiment_id, r.analysis, r.interrupted);
   runs_ += r.runs;
+  seconds_ += sample_seconds(r);
   return r;
 }
 
@@ -307,19 +342,26 @@ search::comparison experiment_oracle::compare_arms(const arm_plan& baseline, con
     for (;;) {
       e = stats::msprt_interval(paired_differences(r), tau, request.alpha, request.known_variance);
       if (stats::decide(e, request.margin, metric_direction(m_, s_.metric)).value != stats::verdict::inconclusive ||
-          search::settled_on_side(e, request.settle_side, request.margin) || r.plan.rounds >= cap)
-        break;
+          search::settled_on_side(e, request.settle_side, request.margin) || r.plan.rounds >= cap || r.interrupted)
+        break;  // interrupted: the search ends with what it has decided (interrupted())
       r.plan.rounds += 1;
       measure_missing(r);
     }
     conclude(store_, r.experiment_id, r.analysis, r.interrupted);
     runs_ += r.runs;
+    seconds_ += sample_seconds(r);
   }
   c.estimate = e;
   c.paired = !(r.plan.layouts > 0 || r.plan.duet);
   c.verdict = stats::decide(e, request.margin, metric_direction(m_, s_.metric)).value;
   c.rounds = e.n;
   c.runs = r.runs;
+  if (r.plan.layouts == 0) {
+    const std::vector<double> seconds = arm_run_seconds(r);
+    c.from_run_s = seconds.at(0);
+    c.to_run_s = seconds.at(1);
+  }
+  interrupted_ = interrupted_ || r.interrupted;
   step.result = c;
   step.experiment_id = r.experiment_id;
   if (e.n == 0) step.note = "no paired rounds: the benchmark failed or the variant is INVALID — see `abtest show " +
@@ -367,8 +409,14 @@ search::matrix_result experiment_oracle::run_matrix(const std::vector<search::le
     const auto means = layout_log_means(r);
     for (std::size_t a = 0; a < index.size(); ++a) out.log_values[index[a]] = means[a];
   } else {
-    for (std::size_t a = 0; a < index.size(); ++a) out.log_values[index[a]] = r.log_values[a];
+    const std::vector<double> seconds = arm_run_seconds(r);
+    out.run_s.assign(configs.size(), nan);
+    for (std::size_t a = 0; a < index.size(); ++a) {
+      out.log_values[index[a]] = r.log_values[a];
+      out.run_s[index[a]] = seconds[a];
+    }
   }
+  interrupted_ = interrupted_ || r.interrupted;
   out.runs = r.runs;
   oracle_step step{r.plan.arms[0].key, fmt::format("matrix of {} configurations", configs.size()), {}, r.experiment_id,
                    fmt::format("{} of {} configurations built", index.size(), configs.size())};

@@ -75,6 +75,8 @@ struct oracle_listener {
   std::function<void(const search::levels& from, const search::levels& to)> comparing;
   std::function<void(std::size_t configs, int rounds)> matrix;
   std::function<void(const oracle_step& step)> recorded;
+  // What the search has decided so far and the worst case of the seconds it has left (issue #38).
+  std::function<void(const search::search_progress& p)> progress;
 };
 
 class experiment_oracle : public search::oracle {
@@ -91,6 +93,12 @@ class experiment_oracle : public search::oracle {
   search::comparison compare(const search::levels& from, const search::levels& to,
                              const search::comparison_request& request) override;
   search::matrix_result run_matrix(const std::vector<search::levels>& configs, int rounds) override;
+  void progress(const search::search_progress& p) override {
+    if (listener_.progress) listener_.progress(p);
+  }
+  // Whether Ctrl-C (SIGINT/SIGTERM) stopped one of its experiments: the search then ends with what it
+  // has decided (search::search_options::stop).
+  bool interrupted() const { return interrupted_; }
 
   // The same comparison on arms the caller built (commit bisection: the same variant from two trees).
   search::comparison compare_arms(const arm_plan& baseline, const arm_plan& candidate,
@@ -103,6 +111,8 @@ class experiment_oracle : public search::oracle {
 
   const std::vector<oracle_step>& steps() const { return steps_; }
   int runs() const { return runs_; }
+  // Seconds its samples took (with a scenario, the seconds its model says they stand for).
+  double seconds() const { return seconds_; }
   void set_relinker(relinker r) { relink_ = std::move(r); }
   void set_listener(oracle_listener l) { listener_ = std::move(l); }
   // What the experiments left to say: counts that failed (warnings), matrices that could not run as duets.
@@ -138,6 +148,8 @@ class experiment_oracle : public search::oracle {
   std::map<std::pair<std::string, std::string>, db::counts_record> counted_;  // (programs digest, benchmark)
   int experiments_ = 0;
   int runs_ = 0;
+  bool interrupted_ = false;
+  double seconds_ = 0.0;
 };
 
 // A metric's benchmark: the part before the first '.' ("proof.total_s" → "proof").

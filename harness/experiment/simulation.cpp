@@ -2,6 +2,7 @@
 #include "harness/experiment/simulation.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <set>
 
 #include "harness/core/errors.hpp"
@@ -66,9 +67,11 @@ sample simulated_source::draw(const arm_plan& arm, const benchmark_spec& bench, 
   o.status = sample_status::ok;
   o.backend = "simulated";
   o.started_at = std::chrono::system_clock::now();
-  o.duration_s = 0.0;  // no process ran
+  o.duration_s = 0.0;  // no process ran …
   for (const auto& [metric, model] : s_.metrics) {
     if (metric.compare(0, bench.name.size() + 1, bench.name + ".") != 0) continue;
+    // … unless the scenario models how long one would have (metric_model::run_s, issue #38).
+    if (const double t = search::simulated_run_s(s_, arm.levels, metric); std::isfinite(t)) o.duration_s = t;
     double value = search::simulate(s_, arm.levels, metric, round, rng);
     if (model.layout_cv > 0.0) {
       // The layout a build got: fixed for the variant's own link, and per seed for relinked ones.

@@ -24,6 +24,8 @@ struct cleaned {
   int rounds = 0;
   double sigma = std::numeric_limits<double>::quiet_NaN();
   double df = 0.0;
+  dispersion_model dispersion;   // per-configuration noise, when the matrix shows it (dispersion.hpp)
+  std::vector<double> weights;   // 1 / relative variance of each used configuration
 };
 
 cleaned clean(const design& d, const std::vector<std::vector<double>>& y) {
@@ -51,28 +53,48 @@ cleaned clean(const design& d, const std::vector<std::vector<double>>& y) {
     throw std::invalid_argument("error: no round has a value for every configuration — rerun the failed samples");
   }
   const double rr = static_cast<double>(kept_rounds.size());
-  std::vector<double> round_mean(kept_rounds.size(), 0.0);
-  double grand = 0.0;
   for (std::size_t c : used) {
     double sum = 0.0;
     for (std::size_t i = 0; i < kept_rounds.size(); ++i) {
       sum += y[c][kept_rounds[i]];
-      round_mean[i] += y[c][kept_rounds[i]] / static_cast<double>(used.size());
     }
     out.runs.push_back(d.runs[c]);
     out.means.push_back(sum / rr);
-    grand += sum / rr / static_cast<double>(used.size());
   }
+  out.weights.assign(used.size(), 1.0);
   if (kept_rounds.size() >= 2 && used.size() >= 2) {
-    double ss = 0.0;
-    for (std::size_t u = 0; u < used.size(); ++u) {
-      for (std::size_t i = 0; i < kept_rounds.size(); ++i) {
-        const double e = y[used[u]][kept_rounds[i]] - out.means[u] - round_mean[i] + grand;
-        ss += e * e;
-      }
-    }
     out.df = (static_cast<double>(used.size()) - 1.0) * (rr - 1.0);
-    out.sigma = std::sqrt(ss / out.df);
+    // Each configuration's residual sum of squares, round effects b_r taken as the weighted mean of
+    // the rounds' deviations: with one σ, b_r = ȳ·r − ȳ·· and Σ_c ss_c / df is the two-way layout's
+    // σ̂². Where the dispersion model is active its weights re-estimate b_r and the model, twice
+    // more (feasible generalised least squares, Carroll & Ruppert 1988, §2.3), so that noisy
+    // configurations do not pass their noise to the quiet ones through the round effects.
+    std::vector<double> ss(used.size());
+    const auto residual_squares = [&] {
+      double weight_sum = 0.0;
+      for (double w : out.weights) weight_sum += w;
+      std::fill(ss.begin(), ss.end(), 0.0);
+      for (std::size_t i = 0; i < kept_rounds.size(); ++i) {
+        double b = 0.0;
+        for (std::size_t u = 0; u < used.size(); ++u)
+          b += out.weights[u] * (y[used[u]][kept_rounds[i]] - out.means[u]) / weight_sum;
+        for (std::size_t u = 0; u < used.size(); ++u) {
+          const double e = y[used[u]][kept_rounds[i]] - out.means[u] - b;
+          ss[u] += e * e;
+        }
+      }
+    };
+    residual_squares();
+    // One residual degree of freedom per configuration (two rounds) says nothing of its own σ.
+    for (int pass = 0; pass < 3 && kept_rounds.size() >= 3; ++pass) {
+      out.dispersion = fit_dispersion(out.runs, ss, out.df / static_cast<double>(used.size()), pass == 0 ? 0.01 : 1.0);
+      if (!out.dispersion.active()) break;
+      for (std::size_t u = 0; u < used.size(); ++u) out.weights[u] = 1.0 / out.dispersion.relative_variance(out.runs[u]);
+      residual_squares();
+    }
+    double weighted = 0.0;
+    for (std::size_t u = 0; u < used.size(); ++u) weighted += out.weights[u] * ss[u];
+    out.sigma = std::sqrt(weighted / out.df);
   }
   return out;
 }
@@ -127,19 +149,23 @@ std::vector<std::vector<int>> estimable(const cleaned& m, const std::vector<std:
 std::vector<term_effect> fit(const cleaned& m, const std::vector<std::vector<int>>& terms, bool plus_minus,
                              double scale, double confidence) {
   std::vector<std::vector<double>> x;
-  for (const std::vector<int>& run : m.runs) {
-    std::vector<double> row{1.0};
-    for (const std::vector<int>& t : terms) row.push_back(column(run, t, plus_minus));
+  std::vector<double> means;
+  // Weighted least squares (weights 1/σ_c² up to the scale σ̂): each row and mean times √w.
+  for (std::size_t c = 0; c < m.runs.size(); ++c) {
+    const double root = std::sqrt(m.weights[c]);
+    std::vector<double> row{root};
+    for (const std::vector<int>& t : terms) row.push_back(root * column(m.runs[c], t, plus_minus));
     x.push_back(std::move(row));
+    means.push_back(root * m.means[c]);
   }
-  const ls_fit f = least_squares(x, m.means);
+  const ls_fit f = least_squares(x, means);
   std::vector<term_effect> out;
   const bool have_se = std::isfinite(m.sigma) && m.df > 0.0;
   for (std::size_t i = 0; i < terms.size(); ++i) {
     term_effect e;
     e.factors = terms[i];
     e.estimate = scale * f.coef[i + 1];
-    // Cov(β̂) = σ²/R · (XᵀX)⁻¹ because each configuration mean averages R rounds.
+    // Cov(β̂) = σ²/R · (XᵀWX)⁻¹ because each configuration mean averages R rounds.
     e.se = have_se ? scale * m.sigma * std::sqrt(f.xtx_inverse[i + 1][i + 1] / m.rounds)
                    : std::numeric_limits<double>::quiet_NaN();
     out.push_back(std::move(e));
@@ -199,6 +225,7 @@ factorial_analysis analyze_factorial(const design& d, const std::vector<std::vec
   out.rounds = m.rounds;
   out.sigma = m.sigma;
   out.df = m.df;
+  out.dispersion = m.dispersion;
   out.effects = fit(m, terms, true, 2.0, confidence);
   out.attribution = fit(m, terms, false, 1.0, confidence);
   return out;

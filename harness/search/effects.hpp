@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "harness/search/design.hpp"
+#include "harness/search/dispersion.hpp"
 
 namespace abtest::search {
 
@@ -22,10 +23,15 @@ struct term_effect {
 struct factorial_analysis {
   int configs = 0;     // configurations used (a configuration with no value in any round is left out)
   int rounds = 0;      // rounds used (a round missing any used configuration is dropped, design §6)
-  double sigma = 0.0;  // √ of the config × round residual mean square
+  double sigma = 0.0;  // √ of the config × round residual mean square (each configuration's weighted, below)
   double df = 0.0;     // (configs − 1)(rounds − 1)
-  // ±1 coding: E = (2/N_c) Σ_c x_c ȳ_c for an orthogonal design (its least-squares form otherwise),
-  // SE = 2σ̂/√N with N = configs × rounds, t on df, Holm across all terms. Main effects, then pairs.
+  // Noise per configuration (dispersion.hpp), kept when the matrix shows its configurations' noise
+  // differs (p < 0.01): every fit below is then weighted least squares, each configuration by
+  // 1/σ_c² = 1/(σ̂² · relative_variance), and σ̂ is the scale of a configuration of relative variance
+  // 1. Inactive: one σ, ordinary least squares.
+  dispersion_model dispersion;
+  // ±1 coding: E = (2/N_c) Σ_c x_c ȳ_c for an orthogonal design with one σ (its weighted
+  // least-squares form otherwise), SE = 2σ̂/√N with N = configs × rounds, t on df, Holm across all terms. Main effects, then pairs.
   std::vector<term_effect> effects;
   // The same model in 0/1 coding (off = 0): ln(V/B) of a variant S vs the all-low configuration is
   // Σ_{i∈S} γ_i + Σ_{i<j∈S} γ_ij. Fitted by least squares in 0/1 coding directly, which is the same

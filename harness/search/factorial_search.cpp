@@ -5,6 +5,9 @@
 #include <cmath>
 #include <set>
 
+#include <boost/math/distributions/normal.hpp>
+#include <limits>
+
 #include "harness/stats/power.hpp"
 
 namespace abtest::search {
@@ -45,7 +48,8 @@ factorial_outcome attribute(const design& plan, const std::vector<std::vector<do
 }
 
 factorial_outcome factorial_search(search_session& session, const levels& from, const std::vector<factor>& factors,
-                                   const design& plan, int rounds, double alpha, double margin, double stop_margin) {
+                                   const design& plan, int rounds, double alpha, double margin, double stop_margin,
+                                   const batch_listener& on_batch) {
   std::vector<levels> configs;
   for (const std::vector<int>& run : plan.runs) configs.push_back(apply(from, factors, run));
   const bool sequential = stop_margin > 0.0;
@@ -55,9 +59,17 @@ factorial_outcome factorial_search(search_session& session, const levels& from, 
   const auto columns_are = [](const matrix_result& r, int n) {
     return !r.log_values.empty() && r.log_values.front().size() == static_cast<std::size_t>(n);
   };
-  while (sequential && done < rounds && columns_are(m, done) &&
-         !matrix_decided(analyze_factorial(plan, m.log_values), alpha, stop_margin)) {
-    const int batch = std::min(done, rounds - done);  // doubling: few calls, each with its warm-ups
+  int most = rounds;
+  while (sequential && done < most && columns_are(m, done) && !session.out_of_time()) {
+    const factorial_analysis screen = analyze_factorial(plan, m.log_values);
+    if (matrix_decided(screen, alpha, stop_margin)) break;
+    // The plan sized the matrix with one σ, the overall A/B's; where the configurations' noise
+    // differs (weighted fit), its power is re-computed from the terms' own SEs, up to 100 rounds.
+    if (screen.dispersion.active())
+      most = std::min(rounds_to_find(screen, alpha, stop_margin, 0.9), std::max(rounds, max_matrix_rounds));
+    if (on_batch) on_batch(screen, done, most);
+    if (done >= most) break;
+    const int batch = std::min(done, most - done);  // doubling: few calls, each with its warm-ups
     const matrix_result more = session.run_matrix(configs, batch);
     if (more.log_values.size() != m.log_values.size() || !columns_are(more, batch)) break;
     for (std::size_t c = 0; c < configs.size(); ++c)
@@ -69,19 +81,35 @@ factorial_outcome factorial_search(search_session& session, const levels& from, 
   return out;
 }
 
+double always_valid_half_width(const term_effect& e, int rounds, double df, double alpha, double tau) {
+  if (!(e.se > 0.0) || rounds < 2 || !(df >= 1.0)) return std::numeric_limits<double>::infinity();
+  // One round's contribution to the term has variance SE²·rounds: 4σ²/configs for a ±1 term with one σ.
+  const double per_round = stats::variance_upper_bound(e.se * e.se * rounds, df, 0.95);
+  return stats::msprt_half_width(rounds, per_round, tau, alpha);
+}
+
 bool matrix_decided(const factorial_analysis& screen, double alpha, double stop_margin) {
   if (screen.effects.empty() || screen.rounds < 2 || !(screen.df >= 1.0 && std::isfinite(screen.sigma))) return false;
-  const double upper = stats::variance_upper_bound(screen.sigma * screen.sigma, screen.df, 0.95);
-  const double per_round = 4.0 * upper / screen.configs;  // one round's ±1 contrast (2/C)Σ x y: variance 4σ²/C
   const double a = alpha / static_cast<double>(screen.effects.size());
   const double band = std::log1p(stop_margin);
   for (const term_effect& e : screen.effects) {
-    const double h = stats::msprt_half_width(screen.rounds, per_round, band, a);
+    const double h = always_valid_half_width(e, screen.rounds, screen.df, a, band);
     const bool active = std::abs(e.estimate) > h;
     const bool inactive = std::abs(e.estimate) + h < band;
     if (!active && !inactive) return false;
   }
   return true;
+}
+
+int rounds_to_find(const factorial_analysis& screen, double alpha, double margin, double power) {
+  if (screen.effects.empty() || screen.rounds < 1) return 0;
+  const boost::math::normal norm;
+  const double a = alpha / static_cast<double>(screen.effects.size());
+  const double z = boost::math::quantile(norm, 1.0 - a / 2.0) + boost::math::quantile(norm, power);
+  double worst = 0.0;
+  for (const term_effect& e : screen.effects)
+    if (std::isfinite(e.se)) worst = std::max(worst, e.se * e.se * screen.rounds);
+  return static_cast<int>(std::ceil(z * z * worst / std::pow(std::log1p(margin), 2.0)));
 }
 
 stats::verdict_result four_cells(search_session& session, const levels& from, const std::vector<factor>& factors, int i,

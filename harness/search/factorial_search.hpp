@@ -1,6 +1,7 @@
 // Factorial attribution for small toggle sets: screen in ±1 coding, re-fit the active terms in 0/1 coding.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "harness/search/design.hpp"
@@ -32,14 +33,32 @@ factorial_outcome attribute(const design& plan, const std::vector<std::vector<do
 // then attribute(). `rounds` is the most it runs (the plan's size, for power). With `stop_margin` > 0
 // it runs in growing batches (3 rounds, then as many again, …) and stops early once every ±1 term is
 // decided (matrix_decided): a matrix whose effects are large then costs what they need, not what a
-// 2% effect would.
+// 2% effect would. Where the fit is weighted (noise per configuration), `rounds` gives way to
+// rounds_to_find, at most max_matrix_rounds. It adds no batch once the session is out of time.
+// Told after each batch of a sequential matrix: the screen so far, the rounds run and the most it
+// will run now.
+using batch_listener = std::function<void(const factorial_analysis& screen, int done, int most)>;
 factorial_outcome factorial_search(search_session& session, const levels& from, const std::vector<factor>& factors,
-                                   const design& plan, int rounds, double alpha, double margin, double stop_margin = 0.0);
+                                   const design& plan, int rounds, double alpha, double margin, double stop_margin = 0.0,
+                                   const batch_listener& on_batch = {});
 
-// Whether every ±1 term of a screen is decided: its always-valid interval (the mixture sequence of
-// Johari et al. 2017 over the rounds' own contrasts, each of variance 4σ²/configs with σ the screen's
-// residual at its 95% upper bound, at α / terms) excludes 0, or lies inside ±ln(1 + stop_margin).
+// The most rounds a matrix runs (price.hpp sizes it at most this).
+inline constexpr int max_matrix_rounds = 100;
+
+// The half-width of a term's always-valid interval after `rounds` rounds: the mixture sequence of
+// Johari et al. 2017 (scale τ, level α) over the rounds' own contrasts, each of variance SE²·rounds
+// at its 95% upper bound on df (4σ²/configs for a ±1 term with one σ; each term its own where the
+// fit is weighted); +∞ without an SE.
+double always_valid_half_width(const term_effect& e, int rounds, double df, double alpha, double tau);
+
+// Whether every ±1 term of a screen is decided: its always-valid interval (above, at α / terms and
+// τ = ln(1 + stop_margin)) excludes 0, or lies inside ±ln(1 + stop_margin).
 bool matrix_decided(const factorial_analysis& screen, double alpha, double stop_margin);
+
+// The rounds after which every ±1 term of `screen` finds ln(1 + margin) with `power` at α / terms
+// (normal quantiles), each with its own SE as measured: the matrix's size where a weighted fit gives
+// the terms different SEs (the plan's one σ no longer says it).
+int rounds_to_find(const factorial_analysis& screen, double alpha, double margin, double power);
 
 // A confirmation experiment of a pair's four cells (from, from + i, from + j, from + both), run in
 // batches of rounds (the first `o.min_rounds`, then 5 at a time) until the always-valid confidence

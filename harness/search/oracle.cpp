@@ -21,6 +21,8 @@ comparison search_session::measure(const levels& from, const levels& to, const a
                                                       how.tau, how.min_rounds});
     ++comparisons_;
     runs_ += c.runs;
+    timed(from, c.from_run_s, c.runs / 2);
+    timed(to, c.to_run_s, c.runs - c.runs / 2);
     rounds_ += c.rounds;
     if (c.estimate.n >= 2 && std::isfinite(c.estimate.spread)) {
       squares_ += (c.estimate.n - 1) * c.estimate.spread * c.estimate.spread;
@@ -36,8 +38,21 @@ matrix_result search_session::run_matrix(const std::vector<levels>& configs, int
   for (const levels& c : configs) saw(c);
   matrix_result m = oracle_.run_matrix(configs, rounds);
   runs_ += m.runs;
+  for (std::size_t c = 0; c < configs.size() && c < m.run_s.size(); ++c)
+    timed(configs[c], m.run_s[c], m.runs / static_cast<int>(configs.size()));
   matrices_.push_back({configs, m.log_values});
   return m;
+}
+
+void search_session::timed(const levels& variant, double run_s, int runs) {
+  if (!std::isfinite(run_s) || run_s < 0.0) return;
+  run_s_[variant_key(toggles_, variant)] = run_s;
+  seconds_ += run_s * runs;
+}
+
+double search_session::run_seconds(const levels& variant) const {
+  const auto it = run_s_.find(variant_key(toggles_, variant));
+  return it == run_s_.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
 }
 
 bool settled_on_side(const stats::log_estimate& e, int side, double margin) {

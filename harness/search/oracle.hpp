@@ -46,11 +46,22 @@ struct comparison {
   // The estimate is the mean of `rounds` paired differences and its spread their sd, so it can join
   // a search's pooled fit; false for layout means (Welch) or a duet's crossover.
   bool paired = true;
+  // Seconds of one run of each arm as measured (the samples' mean wall), NaN when not known.
+  double from_run_s = std::numeric_limits<double>::quiet_NaN();
+  double to_run_s = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct matrix_result {
   std::vector<std::vector<double>> log_values;  // [config][round] = ln value, NaN when the sample failed
   int runs = 0;
+  std::vector<double> run_s;  // [config] seconds of one run as measured; empty or NaN when not known
+};
+
+// What a search knows part-way, for its step lines: the terms decided so far ("DFA 19.3×"), and
+// the worst case of the seconds its remaining steps can take (NaN when not known).
+struct search_progress {
+  std::vector<std::string> decided;
+  double worst_left_s = std::numeric_limits<double>::quiet_NaN();
 };
 
 // What the integrator implements over the builder + executor + database (or the simulator does):
@@ -62,6 +73,8 @@ class oracle {
   virtual ~oracle() = default;
   virtual comparison compare(const levels& from, const levels& to, const comparison_request& request) = 0;
   virtual matrix_result run_matrix(const std::vector<levels>& configs, int rounds) = 0;
+  // Told as the search decides terms and re-prices what is left; an oracle may show it.
+  virtual void progress(const search_progress&) {}
 };
 
 // How a search asks: margin and error level of the comparison, and when an answer is final. An
@@ -112,6 +125,15 @@ class search_session {
   // (sd √2·σ); NaN before any comparison with two rounds.
   double pooled_sigma() const;
   double pooled_df() const { return df_; }  // its degrees of freedom, Σ (n − 1)
+  // Seconds of the runs measured so far (warm-ups included), where the oracle reports run times.
+  double seconds() const { return seconds_; }
+  // Seconds of one run of `variant` as last measured; NaN when it has not been, or not timed.
+  double run_seconds(const levels& variant) const;
+  // A budget or an interrupt: once `stop` says so, a search starts nothing new and ends with what it
+  // has decided (toggle_bisect.hpp).
+  void set_stop(std::function<bool()> stop) { stop_ = std::move(stop); }
+  bool out_of_time() const { return stop_ && stop_(); }
+  void tell(const search_progress& p) { oracle_.progress(p); }
   const std::vector<toggle_spec>& toggles() const { return toggles_; }
 
  private:
@@ -123,6 +145,10 @@ class search_session {
   std::set<std::string> configurations_;
   std::vector<measured_matrix> matrices_;
   std::vector<measured_comparison> measured_;
+  void timed(const levels& variant, double run_s, int runs);
+  std::map<std::string, double> run_s_;  // by variant key
+  double seconds_ = 0.0;
+  std::function<bool()> stop_;
   double squares_ = 0.0;  // Σ (n − 1)·spread² over the comparisons
   double df_ = 0.0;       // Σ (n − 1)
   int comparisons_ = 0;

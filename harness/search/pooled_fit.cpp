@@ -34,7 +34,9 @@ std::optional<std::vector<double>> coding(const levels& config, const std::vecto
 }  // namespace
 
 pooled_fit fit_every_run(const search_session& session, const std::vector<factor>& factors,
-                         const std::vector<std::vector<int>>& terms, double confidence) {
+                         const std::vector<std::vector<int>>& terms, double confidence,
+                         const std::function<double(const levels&)>& relative_variance) {
+  const auto rv = [&](const levels& l) { return relative_variance ? relative_variance(l) : 1.0; };
   pooled_fit out;
   const std::size_t p = terms.size();
   if (p == 0) return out;
@@ -45,26 +47,32 @@ pooled_fit fit_every_run(const search_session& session, const std::vector<factor
 
   for (const auto& m : session.matrices()) {
     std::vector<std::optional<std::vector<double>>> x;
-    for (const levels& c : m.configs) x.push_back(coding(c, factors, terms));
+    std::vector<double> w;  // 1/σ_c² up to the scale
+    for (const levels& c : m.configs) {
+      x.push_back(coding(c, factors, terms));
+      w.push_back(1.0 / rv(c));
+    }
     const std::size_t rounds = m.log_values.empty() ? 0 : m.log_values.front().size();
     for (std::size_t r = 0; r < rounds; ++r) {
       std::vector<std::size_t> used;
       for (std::size_t c = 0; c < m.configs.size(); ++c)
         if (x[c] && r < m.log_values[c].size() && std::isfinite(m.log_values[c][r])) used.push_back(c);
       if (used.size() < 2) continue;
-      double y_mean = 0.0;
+      double y_mean = 0.0, w_sum = 0.0;
       std::vector<double> x_mean(p, 0.0);
       for (std::size_t c : used) {
-        y_mean += m.log_values[c][r];
-        for (std::size_t t = 0; t < p; ++t) x_mean[t] += (*x[c])[t];
+        y_mean += w[c] * m.log_values[c][r];
+        for (std::size_t t = 0; t < p; ++t) x_mean[t] += w[c] * (*x[c])[t];
+        w_sum += w[c];
       }
-      y_mean /= static_cast<double>(used.size());
-      for (double& v : x_mean) v /= static_cast<double>(used.size());
+      y_mean /= w_sum;
+      for (double& v : x_mean) v /= w_sum;
       for (std::size_t c : used) {
+        const double root = std::sqrt(w[c]);
         std::vector<double> row(p);
-        for (std::size_t t = 0; t < p; ++t) row[t] = (*x[c])[t] - x_mean[t];
+        for (std::size_t t = 0; t < p; ++t) row[t] = root * ((*x[c])[t] - x_mean[t]);
         rows.push_back(std::move(row));
-        ys.push_back(m.log_values[c][r] - y_mean);
+        ys.push_back(root * (m.log_values[c][r] - y_mean));
       }
       out.observations += static_cast<int>(used.size());
       ++blocks;
@@ -74,13 +82,15 @@ pooled_fit fit_every_run(const search_session& session, const std::vector<factor
     const auto a = coding(c.from, factors, terms), b = coding(c.to, factors, terms);
     const stats::log_estimate& e = c.estimate;
     if (!a || !b || e.n < 2 || !std::isfinite(e.spread) || !std::isfinite(e.estimate)) continue;
-    // One row that carries the r rounds' sufficient statistics: x = √(r/2)·(b − a), y = √(r/2)·d̄.
-    const double w = std::sqrt(e.n / 2.0);
+    // One row that carries the r rounds' sufficient statistics: x = √(r/v)·(b − a), y = √(r/v)·d̄,
+    // with v = 2 under one σ, else the two arms' relative variances summed.
+    const double v = rv(c.from) + rv(c.to);
+    const double w = std::sqrt(e.n / v);
     std::vector<double> row(p);
     for (std::size_t t = 0; t < p; ++t) row[t] = w * ((*b)[t] - (*a)[t]);
     rows.push_back(std::move(row));
     ys.push_back(w * e.estimate);
-    residual_extra += (e.n - 1) * e.spread * e.spread / 2.0;
+    residual_extra += (e.n - 1) * e.spread * e.spread / v;
     out.observations += 2 * e.n;
     blocks += e.n;
   }

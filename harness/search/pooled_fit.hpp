@@ -1,6 +1,7 @@
 // Every run of a search in one model: the matrices' rounds and the comparisons' paired rounds, fitted at once.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "harness/search/effects.hpp"
@@ -27,7 +28,11 @@ struct pooled_fit {
 // runs, where a factorial spends half of its runs on C's other context. Configurations with a
 // toggle at a level neither low nor high are left out. Empty `terms` when the runs cannot separate
 // the terms or leave no degree of freedom.
+// `relative_variance` (each configuration's σ_c² / σ², the matrix's dispersion model) weighs each run
+// by it: a matrix round's block is centred on its weighted mean and each run scaled by 1/σ_c, an
+// A/B's rounds by 1/√(σ_a² + σ_b²) — weighted least squares, σ then the scale. Empty: one σ.
 pooled_fit fit_every_run(const search_session& session, const std::vector<factor>& factors,
-                         const std::vector<std::vector<int>>& terms, double confidence = 0.95);
+                         const std::vector<std::vector<int>>& terms, double confidence = 0.95,
+                         const std::function<double(const levels&)>& relative_variance = {});
 
 }  // namespace abtest::search

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
 namespace abtest::search {
@@ -103,9 +104,25 @@ scenario_effect parse_effect(const std::string& key, double value, const std::ve
   return e;
 }
 
+// An object of effect keys → numbers under `key`, if present.
+std::vector<scenario_effect> parse_effects(const json& j, const std::string& key, const std::string& where,
+                                           const std::string& number_hint, const std::vector<toggle_spec>& toggles,
+                                           const std::string& metric) {
+  std::vector<scenario_effect> out;
+  if (!j.contains(key)) return out;
+  if (!j[key].is_object()) fail(where + "." + key + " is not an object", "write {\"B1\": 0.064, ...}");
+  for (const auto& [term, value] : j[key].items()) {
+    if (!value.is_number()) fail(where + "." + key + "." + term + " is not a number", number_hint);
+    out.push_back(parse_effect(term, value.get<double>(), toggles, metric));
+  }
+  return out;
+}
+
 metric_model parse_metric(const std::string& name, const json& j, const std::vector<toggle_spec>& toggles) {
   const std::string where = "metrics." + name;
-  allow_keys(j, {"base", "noise_cv", "effects", "outliers", "drift_per_round", "layout_cv", "shared_noise_cv"}, where);
+  allow_keys(j, {"base", "noise_cv", "effects", "outliers", "drift_per_round", "layout_cv", "shared_noise_cv", "noise_effects",
+                 "run_s"},
+             where);
   metric_model m;
   if (!j.contains("base")) fail(where + " has no 'base'", "add \"base\": <value of the all-off variant>");
   m.base = number(j, "base", 0.0, where);
@@ -118,12 +135,15 @@ metric_model parse_metric(const std::string& name, const json& j, const std::vec
   if (!(m.layout_cv >= 0.0)) fail(where + ".layout_cv is negative", "use 0 for no layout effect or e.g. 0.03");
   m.shared_noise_cv = number(j, "shared_noise_cv", 0.0, where);
   if (!(m.shared_noise_cv >= 0.0)) fail(where + ".shared_noise_cv is negative", "use 0 or e.g. 0.04");
-  if (j.contains("effects")) {
-    if (!j["effects"].is_object()) fail(where + ".effects is not an object", "write {\"B1\": 0.064, ...}");
-    for (const auto& [key, value] : j["effects"].items()) {
-      if (!value.is_number()) fail(where + ".effects." + key + " is not a number", "give ln(ratio), e.g. 0.062");
-      m.effects.push_back(parse_effect(key, value.get<double>(), toggles, name));
-    }
+  m.effects = parse_effects(j, "effects", where, "give ln(ratio), e.g. 0.062", toggles, name);
+  m.noise_effects = parse_effects(j, "noise_effects", where, "ln of the factor on the noise's sd, e.g. 1.6", toggles, name);
+  if (j.contains("run_s")) {
+    const json& r = j["run_s"];
+    if (!r.is_object()) fail(where + ".run_s is not an object", "write {\"base\": 0.03, \"effects\": {\"DFA\": 4.6}}");
+    allow_keys(r, {"base", "effects"}, where + ".run_s");
+    m.run_s = number(r, "base", 0.0, where + ".run_s");
+    if (!(m.run_s > 0.0)) fail(where + ".run_s.base must be positive", "give the all-off variant's seconds per run, e.g. 0.03");
+    m.run_s_effects = parse_effects(r, "effects", where + ".run_s", "ln of the factor on the run's seconds, e.g. 4.6", toggles, name);
   }
   if (j.contains("outliers")) {
     const json& o = j["outliers"];
@@ -175,32 +195,61 @@ scenario load_scenario(const std::filesystem::path& file) {
   }
 }
 
-double simulate(const scenario& s, const levels& variant, const std::string& metric, int round,
-                std::mt19937_64& rng) {
+namespace {
+
+const metric_model& model_of(const scenario& s, const std::string& metric) {
   const auto it = s.metrics.find(metric);
   if (it == s.metrics.end()) fail("the scenario has no metric '" + metric + "'", "use one of its metrics");
-  const metric_model& m = it->second;
+  return it->second;
+}
+
+// Each toggle's level in `variant` (its off level when unnamed); throws on an unknown toggle.
+std::map<std::string, std::string> resolve(const scenario& s, const levels& variant) {
   std::map<std::string, std::string> resolved;
   for (const auto& [id, level] : variant) {
     const auto t = std::find_if(s.toggles.begin(), s.toggles.end(), [&id = id](const toggle_spec& x) { return x.id == id; });
     if (t == s.toggles.end()) fail("unknown toggle '" + id + "'", "use a toggle the scenario declares");
     resolved[id] = level_of(*t, variant);
   }
-  double log_value = std::log(m.base);
-  for (const scenario_effect& e : m.effects) {
+  return resolved;
+}
+
+// Σ of the terms active in the resolved variant.
+double active_sum(const std::vector<scenario_effect>& effects, const std::map<std::string, std::string>& resolved) {
+  double sum = 0.0;
+  for (const scenario_effect& e : effects) {
     bool active = true;
     for (const auto& [id, level] : e.levels) {
       const auto l = resolved.find(id);
       active = active && l != resolved.end() && l->second == level;
     }
-    if (active) log_value += e.log_effect;
+    if (active) sum += e.log_effect;
   }
-  if (m.noise_cv > 0.0) log_value += std::normal_distribution<double>(0.0, std::log1p(m.noise_cv))(rng);
+  return sum;
+}
+
+}  // namespace
+
+double simulate(const scenario& s, const levels& variant, const std::string& metric, int round,
+                std::mt19937_64& rng) {
+  const metric_model& m = model_of(s, metric);
+  const std::map<std::string, std::string> resolved = resolve(s, variant);
+  double log_value = std::log(m.base) + active_sum(m.effects, resolved);
+  if (m.noise_cv > 0.0) {
+    const double sd = std::log1p(m.noise_cv) * std::exp(active_sum(m.noise_effects, resolved));
+    log_value += std::normal_distribution<double>(0.0, sd)(rng);
+  }
   log_value += round * std::log1p(m.drift_per_round);
   if (m.outlier_rate > 0.0 && std::uniform_real_distribution<double>(0.0, 1.0)(rng) < m.outlier_rate) {
     log_value += std::log(m.outlier_scale);
   }
   return std::exp(log_value);
+}
+
+double simulated_run_s(const scenario& s, const levels& variant, const std::string& metric) {
+  const metric_model& m = model_of(s, metric);
+  if (!(m.run_s > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  return m.run_s * std::exp(active_sum(m.run_s_effects, resolve(s, variant)));
 }
 
 }  // namespace abtest::search

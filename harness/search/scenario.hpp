@@ -33,6 +33,12 @@ struct metric_model {
   // The moment's disturbance (other tenants, frequency): N(0, ln(1 + shared_noise_cv)²) drawn anew
   // for each invocation run alone, and once for the two invocations of a duet, which share it.
   double shared_noise_cv = 0.0;
+  // Issue #38, real projects: configurations whose noise and run time differ 100-fold. The noise's
+  // sd ln(1 + noise_cv) is multiplied by exp(Σ active noise_effects); one run of a variant takes
+  // run_s · exp(Σ active run_s_effects) seconds (run_s 0: run times not modelled).
+  std::vector<scenario_effect> noise_effects;
+  double run_s = 0.0;
+  std::vector<scenario_effect> run_s_effects;
 };
 
 struct scenario {
@@ -53,10 +59,14 @@ scenario parse_scenario(const nlohmann::json& document);
 scenario load_scenario(const std::filesystem::path& file);
 
 // One sample of `metric` for the variant `levels` in `round`:
-//   log(value) = log(base) + Σ active effects + N(0, ln(1 + cv)²) + round · ln(1 + drift)
+//   log(value) = log(base) + Σ active effects + N(0, (ln(1 + cv) · exp(Σ active noise_effects))²)
+//                + round · ln(1 + drift)
 //                [+ ln(scale) with probability rate].
 // Throws std::invalid_argument on an unknown metric, toggle or level.
 double simulate(const scenario& s, const levels& variant, const std::string& metric, int round,
                 std::mt19937_64& rng);
+
+// Seconds of one run of `variant` (metric_model::run_s), NaN when the metric does not model them.
+double simulated_run_s(const scenario& s, const levels& variant, const std::string& metric);
 
 }  // namespace abtest::search

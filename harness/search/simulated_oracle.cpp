@@ -32,6 +32,8 @@ comparison simulated_oracle::compare(const levels& from, const levels& to, const
   c.verdict = monitor.current_verdict().value;
   c.rounds = monitor.rounds();
   c.runs = 2 * c.rounds;
+  c.from_run_s = simulated_run_s(scenario_, from, metric_);
+  c.to_run_s = simulated_run_s(scenario_, to, metric_);
   return c;
 }
 
@@ -44,6 +46,7 @@ matrix_result simulated_oracle::run_matrix(const std::vector<levels>& configs, i
     }
   }
   m.runs = rounds * static_cast<int>(configs.size());
+  for (const levels& c : configs) m.run_s.push_back(simulated_run_s(scenario_, c, metric_));
   return m;
 }
 

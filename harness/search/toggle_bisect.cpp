@@ -3,10 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 
+#include "harness/search/confirmations.hpp"
 #include "harness/search/factorial_search.hpp"
 #include "harness/search/group_search.hpp"
 #include "harness/search/pooled_fit.hpp"
@@ -22,51 +26,6 @@ std::vector<std::string> names(const std::vector<factor>& factors, std::vector<i
   std::sort(members.begin(), members.end());
   std::vector<std::string> out;
   for (int j : members) out.push_back(factors[static_cast<std::size_t>(j)].name);
-  return out;
-}
-
-// The rounds a confirmation A/B runs at least when the matrix's noise is known: two paired
-// differences give an interval; the third keeps one wild round from deciding alone.
-constexpr int confirm_min_rounds = 3;
-
-// The variance of one A/B difference (ln V − ln B in one round, 2σ²) from the matrix's residual σ̂ on
-// its df, at the 95% upper confidence bound (χ²), so that a low draw does not make the confirmations
-// overconfident; NaN without a residual.
-double known_difference_variance(const factorial_analysis& screen) {
-  if (!(std::isfinite(screen.sigma) && screen.sigma > 0.0 && screen.df >= 1.0)) return std::numeric_limits<double>::quiet_NaN();
-  return 2.0 * stats::variance_upper_bound(screen.sigma * screen.sigma, screen.df, 0.95);
-}
-
-// design §7: to vs to − C must not move in the culprit's direction (measured afresh), and from + C vs
-// from must (`added`).
-bool confirm(search_session& session, const levels& to, const std::vector<factor>& factors,
-             const std::vector<int>& members, double effect, const comparison& added, const ask_options& how) {
-  // By the sign of the log ratio, not the verdict's name: for a rate (better higher) a positive
-  // effect is FASTER.
-  const bool up = effect > 0.0;
-  const auto moves_with_effect = [up](const comparison& c) {
-    const bool decisive = c.verdict == stats::verdict::slower || c.verdict == stats::verdict::faster;
-    return decisive && (c.estimate.estimate > 0.0) == up;
-  };
-  levels without = to;
-  for (int j : members) {
-    const factor& f = factors[static_cast<std::size_t>(j)];
-    without[f.toggle] = f.low;
-  }
-  // "Not in the culprit's direction" is settled once the CI rules out a material move that way
-  // (equivalence on that side): no need to tell SAME from the opposite up to the round cap.
-  ask_options one_sided = how;
-  one_sided.settle_side = up ? 1 : -1;
-  one_sided.settled = [&](const comparison& c) {
-    return c.verdict != stats::verdict::inconclusive || settled_on_side(c.estimate, one_sided.settle_side, how.margin);
-  };
-  const comparison removed = session.measure(to, without, one_sided);
-  return !moves_with_effect(removed) && one_sided.settled(removed) && moves_with_effect(added);
-}
-
-levels with_members(const levels& from, const std::vector<factor>& factors, const std::vector<int>& members) {
-  levels out = from;
-  for (int j : members) out[factors[static_cast<std::size_t>(j)].toggle] = factors[static_cast<std::size_t>(j)].high;
   return out;
 }
 
@@ -98,43 +57,6 @@ std::pair<double, double> binding_term(const std::vector<culprit>& terms, double
 
 namespace {
 
-// A pair holds up by strong heredity — both of its toggles supported main effects of their own — else
-// by its four cells: the interaction contrast decisive in the screen's direction, measured until its
-// confidence sequence decides (SAME inside ±search_margin ends it too, as not holding up), at most
-// 40 rounds. One parent is not enough: beside a true culprit, a chance pair with a bystander would
-// ride on it (the masking scenario showed 4 in 100).
-void confirm_pair(search_session& session, const levels& from, const std::vector<factor>& factors, culprit& c,
-                  const std::vector<int>& members, const std::vector<culprit>& mains, const search_options& options,
-                  const ask_options& after_matrix) {
-  const auto supported = [&](const std::string& name) {
-    return std::any_of(mains.begin(), mains.end(), [&](const culprit& m) {
-      return m.confirmed.value_or(false) && m.toggles == std::vector<std::string>{name};
-    });
-  };
-  if (std::all_of(c.toggles.begin(), c.toggles.end(), supported)) {
-    c.confirmed = true;
-    c.support = "heredity";
-    return;
-  }
-  stats::sequential_options o;
-  o.alpha = options.alpha;
-  o.margin = options.search_margin;
-  o.max_rounds = 40;
-  // The mixture's scale at the size the screen saw (its contrast has sd 2σ, twice an A/B's): a
-  // confidence sequence tuned to the effect it checks decides sooner (Johari et al. 2017, §4).
-  o.tau = std::max(o.tau, std::abs(c.effect));
-  // After a matrix its noise is known: the contrast y₁₁ − y₁₀ − y₀₁ + y₀₀ has twice an A/B
-  // difference's variance, and it starts from the confirmations' rounds.
-  if (std::isfinite(after_matrix.known_variance)) {
-    o.known_variance = 2.0 * after_matrix.known_variance;
-    o.min_rounds = after_matrix.min_rounds;
-  }
-  stats::log_estimate e;
-  four_cells(session, from, factors, members[0], members[1], o, e);
-  c.confirmed = e.has_ci && (c.effect > 0.0 ? e.ci_low > 0.0 : e.ci_high < 0.0);
-  c.support = "four cells";
-}
-
 // The narrowest 95% CI half-width among the main effects of a table; +∞ when none has one.
 double narrowest_main(const std::vector<term_effect>& table) {
   double h = std::numeric_limits<double>::infinity();
@@ -143,11 +65,34 @@ double narrowest_main(const std::vector<term_effect>& table) {
   return h;
 }
 
+// Terms of a screen whose always-valid interval (factorial_search.hpp, at α / terms) is clear of
+// ±ln(1 + margin): decided by the matrix, named with the ratio of their ±1 effect ("DFA 19.30×"),
+// for the step lines.
+std::vector<std::string> decided_terms(const factorial_analysis& screen, const std::vector<factor>& factors, double alpha,
+                                       double margin) {
+  std::vector<std::string> out;
+  const double band = std::log1p(margin);
+  const double a = alpha / static_cast<double>(std::max<std::size_t>(screen.effects.size(), 1));
+  for (const term_effect& e : screen.effects) {
+    const double h = always_valid_half_width(e, screen.rounds, screen.df, a, band);
+    if (std::abs(e.estimate) - h > band) {
+      std::vector<std::string> n = names(factors, e.factors);
+      std::string term = n.front();
+      for (std::size_t i = 1; i < n.size(); ++i) term += "*" + n[i];
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, " %.2f×", std::exp(e.estimate));
+      out.push_back(term + ratio);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,
                              const search_options& options) {
   search_session session(o, toggles);
+  if (options.stop) session.set_stop(options.stop);
   bisect_report report;
   report.from_key = variant_key(toggles, from);
   report.to_key = variant_key(toggles, to);
@@ -188,33 +133,75 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
                                                          : std::numeric_limits<double>::infinity();
   int rounds_per_arm = chosen.rounds;
   std::map<std::vector<std::string>, double> se_factor_of;  // a matrix term's SE·√N/σ̂, by its toggles
-  ask_options confirm_how = how;  // the confirmations' A/Bs: after a matrix, with its noise
+  matrix_noise noise;  // after a matrix: its noise, which the confirmations' A/Bs carry
+  noise.factors = &factors;
+  int min_rounds = 0;
   std::vector<std::vector<int>> model;  // the terms of the pooled fit: the matrix's re-fitted ones
-  if (chosen.design != design_choice::group) {
+  std::vector<std::string> decided;     // what the step lines call decided so far
+  if (session.out_of_time()) {
+    report.stopped = true;
+  } else if (chosen.design != design_choice::group) {
     const design plan = chosen.design == design_choice::full ? full_factorial(k) : fractional_factorial(k);
+    std::vector<levels> configs;
+    for (const std::vector<int>& run : plan.runs) configs.push_back(apply(from, factors, run));
     // Sized for a 2% effect at 90% power, the matrix stops sooner once every term is decided (fixed
     // --rounds run as they are).
     const double stop_margin = options.matrix_rounds > 0 ? 0.0 : options.search_margin;
-    factorial_outcome f =
-        factorial_search(session, from, factors, plan, chosen.rounds, options.alpha, options.margin, stop_margin);
+    // The sequential design's worst case: a matrix whose noise differs per configuration may grow to
+    // max_matrix_rounds (factorial_search.hpp), so that is its most until it is done; before it, each
+    // configuration at the slowest end's seconds.
+    const int worst_rounds = stop_margin > 0.0 ? std::max(chosen.rounds, max_matrix_rounds) : chosen.rounds;
+    session.tell({{}, worst_rounds * round_s(session, configs)});
+    const batch_listener on_batch = [&](const factorial_analysis& screen, int done, int) {
+      decided = decided_terms(screen, factors, options.alpha, options.margin);
+      session.tell({decided, (worst_rounds - done) * round_s(session, configs)});
+    };
+    factorial_outcome f;
+    try {
+      f = factorial_search(session, from, factors, plan, chosen.rounds, options.alpha, options.margin, stop_margin, on_batch);
+    } catch (const std::invalid_argument&) {
+      // Ctrl-C inside the matrix's first rounds can leave no complete round to fit: stopped before
+      // the matrix said anything (an error otherwise, as before).
+      if (!session.out_of_time()) throw;
+      report.stopped = true;
+      report.comparisons = session.comparisons();
+      report.runs = session.runs();
+      report.builds = session.builds();
+      report.run_seconds = session.seconds();
+      report.used = priced(report.builds, report.runs, costs);
+      return report;
+    }
+    report.stopped = session.out_of_time();
     rounds_per_arm = f.rounds;
     report.method = f.plan.kind == "full" ? "factorial full 2^" + std::to_string(k)
                                           : "factorial 2^(" + std::to_string(k) + "-" +
                                                 std::to_string(f.plan.generators.size()) + ")";
     for (const std::string& g : f.plan.generators) report.method += " " + g;
     const double runs_fitted = static_cast<double>(f.screen.configs) * f.screen.rounds;
+    // A term the matrix decided — its always-valid interval (at α over the re-fitted terms) clear of
+    // the margin — is not measured again: the confirmations are for what it could not separate. In a
+    // fraction a pair is aliased with a three-factor interaction, so there only main effects are.
+    const double band = std::log1p(options.margin);
+    const double per_term = options.alpha / static_cast<double>(std::max<std::size_t>(f.refit.size(), 1));
     for (const term_effect& e : f.culprits) {
-      found.push_back({{names(factors, e.factors), e.estimate, e.ci_low, e.ci_high, std::nullopt, ""}, e.factors});
+      culprit c{names(factors, e.factors), e.estimate, e.ci_low, e.ci_high, std::nullopt, ""};
+      const double h = always_valid_half_width(e, f.screen.rounds, f.screen.df, per_term, band);
+      if ((f.plan.kind == "full" || e.factors.size() == 1) && std::abs(e.estimate) - h > band) {
+        c.confirmed = true;
+        c.support = "matrix";
+      }
+      found.push_back({c, e.factors});
       if (f.screen.sigma > 0.0) se_factor_of[names(factors, e.factors)] = e.se * std::sqrt(runs_fitted) / f.screen.sigma;
     }
     for (const std::vector<int>& t : f.screen.not_estimable) report.not_estimable.push_back(names(factors, t));
     if (std::isfinite(f.screen.sigma) && f.screen.sigma > 0.0) costs.sigma = f.screen.sigma;
-    confirm_how.known_variance = known_difference_variance(f.screen);
-    if (std::isfinite(confirm_how.known_variance)) confirm_how.min_rounds = confirm_min_rounds;
+    noise = noise_of(f.screen, factors);
+    if (std::isfinite(noise.upper)) min_rounds = confirm_min_rounds;
     fallback_width = std::min(fallback_width, narrowest_main(f.screen.effects));
     for (const term_effect& e : f.refit) model.push_back(e.factors);
-    if (model.empty())
-      for (int j = 0; j < k; ++j) model.push_back({j});
+    if (model.empty() || report.stopped)  // stopped: every main effect, so that each can be called undecided
+      for (int j = 0; j < k; ++j)
+        if (std::find(model.begin(), model.end(), std::vector<int>{j}) == model.end()) model.push_back({j});
     report.analysis = std::move(f.screen);
   } else {
     report.method = "group testing";
@@ -232,35 +219,96 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
     // The matrix at the same measuring effort: rounds per arm of an average comparison.
     rounds_per_arm = session.comparisons() ? (session.rounds() + session.comparisons() - 1) / session.comparisons() : 0;
   }
+  // The options of a confirmation's A/B of a against b: after a matrix, the difference's variance
+  // as it measured the two, and the mixture at the scale of the effect it checks, which decides
+  // sooner (Johari et al. 2017, §4).
+  const auto confirm_how = [&](double effect) {
+    return [&, effect](const levels& a, const levels& b) {
+      ask_options h = how;
+      h.known_variance = noise.of({a, b});
+      if (std::isfinite(h.known_variance)) {
+        h.min_rounds = min_rounds;
+        h.tau = std::max(stats::sequential_options{}.tau, std::abs(effect));
+      }
+      return h;
+    };
+  };
+  // The worst case of what is left to confirm, in seconds at the configurations it runs.
+  // The configurations with `members` at their high levels, the others at `base` (0 = from's, 1 = to's).
+  const auto with_members = [&](const std::vector<int>& members, int base, int level) {
+    std::vector<int> z(static_cast<std::size_t>(k), base);
+    for (int j : members) z[static_cast<std::size_t>(j)] = level;
+    return apply(from, factors, z);
+  };
+  // A pair's four cells: from, from + i, from + j, from + both.
+  const auto cells_of = [&](const std::vector<int>& members) {
+    return std::vector<levels>{from, with_members({members[0]}, 0, 1), with_members({members[1]}, 0, 1), with_members(members, 0, 1)};
+  };
+  // The worst case of what is left to confirm, in seconds at the configurations it runs.
+  const auto confirmations_left_s = [&](std::size_t next) {
+    double s = 0.0;
+    for (std::size_t i = next; i < found.size(); ++i) {
+      const std::vector<int>& members = found[i].second;
+      if (found[i].first.confirmed || !options.confirm) continue;
+      s += members.size() == 2 ? four_cells_worst_rounds * round_s(session, cells_of(members))
+                               : confirmation_worst_rounds * (round_s(session, {from, with_members(members, 0, 1)}) +
+                                                              round_s(session, {to_kept, with_members(members, 1, 0)}));
+    }
+    return s;
+  };
   // Main effects (and sets the A/Bs can test) first, so that a pair can lean on a parent (heredity).
   std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
-  for (auto& [c, members] : found) {
-    if (options.confirm && members.size() == 2) {
-      confirm_pair(session, from, factors, c, members, report.culprits, options, confirm_how);
-    } else if (options.confirm) {
-      // The mixture at the scale of the effect it checks decides sooner (Johari et al. 2017, §4).
-      ask_options for_this = confirm_how;
-      if (std::isfinite(for_this.known_variance)) for_this.tau = std::max(stats::sequential_options{}.tau, std::abs(c.effect));
-      const comparison added = session.measure(from, with_members(from, factors, members), for_this);
-      c.confirmed = confirm(session, to_kept, factors, members, c.effect, added, for_this);
-      c.support = "A/Bs";
+  std::map<std::vector<std::string>, std::vector<int>> members_of;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    auto& [c, members] = found[i];
+    members_of[c.toggles] = members;
+    if (!c.confirmed && options.confirm && session.out_of_time()) {
+      report.stopped = true;
+      c.support = "undecided";
+      report.undecided.push_back(std::move(c));
+      continue;
+    }
+    if (!c.confirmed && options.confirm) {
+      session.tell({decided, confirmations_left_s(i)});
+      if (members.size() == 2) {
+        confirm_pair(session, from, factors, c, members, report.culprits, options, noise.of(cells_of(members)), min_rounds);
+      } else {
+        c.confirmed = confirm_main(session, from, to_kept, factors, members, c.effect, confirm_how(c.effect));
+        c.support = "A/Bs";
+      }
+    }
+    if (c.confirmed.value_or(false)) {
+      std::string term = c.toggles.front();
+      for (std::size_t t = 1; t < c.toggles.size(); ++t) term += "*" + c.toggles[t];
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, " %.2f×", std::exp(c.effect));
+      if (std::none_of(decided.begin(), decided.end(), [&](const std::string& d) { return d.rfind(term + " ", 0) == 0; }))
+        decided.push_back(term + ratio);
     }
     report.culprits.push_back(std::move(c));
   }
   // What is reported comes from every run the search made: the matrix, the overall A/B and the
-  // confirmations, in one fit (pooled_fit.hpp) — the decisions above stay with the evidence each
-  // step was entitled to (the confirmations' own fresh runs).
-  if (const pooled_fit pooled = fit_every_run(session, factors, model); !pooled.terms.empty()) {
-    for (std::size_t i = 0; i < found.size(); ++i) {
-      std::vector<int> members = found[i].second;
-      std::sort(members.begin(), members.end());
-      for (const term_effect& t : pooled.terms)
-        if (t.factors == members) {
-          culprit& c = report.culprits[i];
-          c.effect = t.estimate;
-          c.ci_low = t.ci_low;
-          c.ci_high = t.ci_high;
-        }
+  // confirmations, in one fit (pooled_fit.hpp), each run weighed by its configuration's noise — the
+  // decisions above stay with the evidence each step was entitled to (the confirmations' own fresh
+  // runs).
+  const auto relative_variance = [&](const levels& l) { return noise.dispersion.relative_variance(noise.run_of(l)); };
+  if (const pooled_fit pooled = fit_every_run(session, factors, model, 0.95, relative_variance); !pooled.terms.empty()) {
+    for (const term_effect& t : pooled.terms) {
+      const std::vector<std::string> term = names(factors, t.factors);
+      bool listed = false;
+      for (auto* list : {&report.culprits, &report.undecided})
+        for (culprit& c : *list)
+          if (c.toggles == term) {
+            c.effect = t.estimate;
+            c.ci_low = t.ci_low;
+            c.ci_high = t.ci_high;
+            listed = true;
+          }
+      // Stopped: a term the search had not decided either way is said to be undecided, with what
+      // every run says of it.
+      const double band = std::log1p(options.margin);
+      if (report.stopped && !listed && !(t.ci_low > -band && t.ci_high < band))
+        report.undecided.push_back({term, t.estimate, t.ci_low, t.ci_high, std::nullopt, "undecided"});
     }
     costs.sigma = pooled.sigma;
     if (report.culprits.empty()) fallback_width = narrowest_main(pooled.terms);
@@ -268,6 +316,7 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
   report.comparisons = session.comparisons();
   report.runs = session.runs();
   report.builds = session.builds();
+  report.run_seconds = session.seconds();
   report.used = priced(report.builds, report.runs, costs);
   report.sigma = costs.sigma;
   std::tie(report.half_width, report.se_factor) = binding_term(report.culprits, fallback_width, se_factor_of);

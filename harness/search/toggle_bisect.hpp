@@ -1,6 +1,7 @@
 // Toggle bisection: which toggles (and pairs) make `to` slower or faster than `from` (design §7, §9).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -26,6 +27,9 @@ struct search_options {
   unit_costs costs;            // what a build and a run cost, and the noise expected before any is measured
   bool confirm = true;         // run the two confirmation A/Bs per culprit
   std::vector<std::string> exclude;  // toggle ids left out (inert on this host, failed builds)
+  // --budget-s and Ctrl-C: once this says so, the search starts no new step (a matrix adds no
+  // batch, no confirmation starts) and ends with what it has decided (bisect_report::stopped).
+  std::function<bool()> stop;
 };
 
 struct culprit {
@@ -40,8 +44,10 @@ struct culprit {
   // own) or else the four cells' interaction, significant and of the same sign — whichever way it
   // pulls. false = a candidate that did not hold up (report it as such, not as a culprit); empty when
   // confirmations were not run.
+  // A term the matrix decided (its always-valid interval clear of the margin) is not measured
+  // again: confirmed, support "matrix".
   std::optional<bool> confirmed;
-  std::string support;  // "A/Bs", "heredity", "four cells" (empty when not confirmed)
+  std::string support;  // "matrix", "A/Bs", "heredity", "four cells", "undecided" (empty when not confirmed)
 };
 
 struct bisect_report {
@@ -51,10 +57,16 @@ struct bisect_report {
   std::string method;                // "factorial full 2^3", "factorial 2^(5-1) E=ABCD", "group testing", "none"
   search_plan plan;                  // the design run and its expected price (after the overall A/B's noise)
   std::vector<culprit> culprits;
+  // Ended by options.stop before it was done: `undecided` holds the terms it had not decided either
+  // way (candidates not yet confirmed, and terms whose interval is neither clear of the margin nor
+  // inside it), with what every run says of them.
+  bool stopped = false;
+  std::vector<culprit> undecided;
   std::vector<std::string> skipped;  // toggle ids: excluded ones that differ, then ones left unresolved
   int comparisons = 0;               // oracle A/B calls, retries and confirmations included
   int runs = 0;                      // benchmark invocations spent, matrix included
   int builds = 0;                    // distinct configurations measured
+  double run_seconds = 0.0;          // seconds of the runs, where the oracle timed them (0 otherwise)
   price used;                        // runs and builds at the unit costs (the wall they stand for)
   // The full 2^k factorial that reaches the same 95% CI half-width on the culprits' effects
   // (full_factorial_at): the honest comparison. `half_width` and `se_factor` are those of the supported

@@ -114,14 +114,20 @@ TEST(scenarios, interaction_only_pair) { run_toggle_scenario("interaction.json")
 TEST(scenarios, masking_pair) { run_toggle_scenario("masking.json"); }
 TEST(scenarios, incident) { run_toggle_scenario("incident.json"); }
 TEST(scenarios, many_toggles_group_testing) { run_toggle_scenario("many_toggles.json"); }
+// Issue #38: configurations whose run times span 100-fold and whose noise differs (noise_effects).
+TEST(scenarios, regex_features_noise_per_configuration) { run_toggle_scenario("regex_features.json"); }
+TEST(scenarios, spread_five_noise_per_configuration) { run_toggle_scenario("spread_five.json"); }
 
 // The culprits' effects and intervals come from every run of the search (pooled_fit.hpp), the A/Bs'
 // optionally stopped ones and the screen's selected terms included, so their 95% intervals are checked
 // against the planted 0/1 effects over seeded replicates: coverage at least 90%. Measured (seeds
 // 7000–7099): 0.940, 0.940, 0.940, 0.960 in the order below; the matrix's own intervals, before they
-// were pooled, covered 0.940, 0.940, 0.910, 0.980.
+// were pooled, covered 0.940, 0.940, 0.910, 0.980. With the issue #38 changes (terms the matrix
+// decided are not confirmed; the weighted fit where the noise differs): 0.933, 0.980, 0.935, 0.960,
+// and for the two heteroscedastic scenarios 0.963 (regex_features) and 0.921 (spread_five).
 TEST(scenarios, culprit_intervals_from_every_run_cover_the_planted_effects) {
-  for (const std::string file : {"incident.json", "one_culprit.json", "masking.json", "interaction.json"}) {
+  for (const std::string file :
+       {"incident.json", "one_culprit.json", "masking.json", "interaction.json", "regex_features.json", "spread_five.json"}) {
     const scenario s = load(file);
     std::map<std::set<std::string>, double> planted;
     for (const scenario_effect& e : s.metrics.at(metric).effects) {

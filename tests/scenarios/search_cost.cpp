@@ -1,5 +1,6 @@
 // Seeded replicates of each toggle scenario through the search: exact culprit sets, and what the search
-// cost beside the full factorial at equal precision (issue #27). A table on stdout; exit 1 when a
+// cost beside the full factorial at equal precision (issue #27) — in runs, builds, wall at the unit
+// costs and, where a scenario models its configurations' run seconds (issue #38), in those seconds. A table on stdout; exit 1 when a
 // scenario's exact-set rate falls below --min-exact, a scenario of 8+ toggles costs more than
 // --max-ratio of the full factorial in runs or wall, or a smaller one more than --max-ratio-small.
 //
@@ -48,8 +49,23 @@ struct row {
   int k = 0;
   int exact = 0, seeds = 0;
   std::vector<double> runs, builds, wall, ff_runs, ff_builds, ff_wall, run_ratio, wall_ratio;
+  std::vector<double> seconds, ff_seconds, seconds_ratio;  // runs' seconds, where the scenario models them (run_s)
   std::string method;
 };
+
+// Seconds of `rounds` rounds of the full 2^k factorial at the scenario's run seconds per
+// configuration (metric_model::run_s); NaN when it does not model them.
+double factorial_seconds(const scenario& s, long long rounds) {
+  const std::size_t k = s.toggles.size();
+  double round = 0.0;
+  for (std::size_t z = 0; z < (std::size_t{1} << k); ++z) {
+    levels config;
+    for (std::size_t j = 0; j < k; ++j)
+      if (z >> j & 1) config[s.toggles[j].id] = s.toggles[j].on_level();
+    round += simulated_run_s(s, config, metric);
+  }
+  return static_cast<double>(rounds) * round;
+}
 
 row replicate_all(const std::string& file, int seeds, std::uint64_t first, design_choice design) {
   const scenario s = load_scenario(file);
@@ -100,6 +116,12 @@ row replicate_all(const std::string& file, int seeds, std::uint64_t first, desig
     r.ff_wall.push_back(b.full_factorial.wall_s);
     r.run_ratio.push_back(static_cast<double>(b.used.runs) / static_cast<double>(b.full_factorial.runs));
     r.wall_ratio.push_back(b.full_factorial.wall_s > 0 ? b.used.wall_s / b.full_factorial.wall_s : 0.0);
+    if (s.metrics.at(metric).run_s > 0.0 && r.k <= 16) {
+      const double ff = factorial_seconds(s, b.full_factorial.runs >> r.k);
+      r.seconds.push_back(b.run_seconds);
+      r.ff_seconds.push_back(ff);
+      r.seconds_ratio.push_back(b.run_seconds / ff);
+    }
   }
   return r;
 }
@@ -137,14 +159,20 @@ int main(int argc, char** argv) {
   }
   bool ok = true;
   std::printf("| scenario | k | method | exact | median runs / builds / wall h | full factorial runs / builds / wall h | "
-              "ratio runs | ratio wall |\n|---|---|---|---|---|---|---|---|\n");
+              "ratio runs | ratio wall | median run s: search / full factorial | ratio s |\n|---|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string& f : files) {
     const row r = replicate_all(f, seeds, first, design);
     const double rate = static_cast<double>(r.exact) / r.seeds;
     const double rr = median(r.run_ratio), wr = median(r.wall_ratio);
-    std::printf("| %s | %d | %s | %d/%d | %.0f / %.0f / %.2f | %.0f / %.0f / %.2f | %.2f | %.2f |\n", r.name.c_str(), r.k,
+    std::string seconds = "— | —";  // the scenario does not model its runs' seconds
+    if (!r.seconds.empty()) {
+      char text[96];
+      std::snprintf(text, sizeof text, "%.0f / %.0f | %.2f", median(r.seconds), median(r.ff_seconds), median(r.seconds_ratio));
+      seconds = text;
+    }
+    std::printf("| %s | %d | %s | %d/%d | %.0f / %.0f / %.2f | %.0f / %.0f / %.2f | %.2f | %.2f | %s |\n", r.name.c_str(), r.k,
                 r.method.c_str(), r.exact, r.seeds, median(r.runs), median(r.builds), median(r.wall) / 3600.0,
-                median(r.ff_runs), median(r.ff_builds), median(r.ff_wall) / 3600.0, rr, wr);
+                median(r.ff_runs), median(r.ff_builds), median(r.ff_wall) / 3600.0, rr, wr, seconds.c_str());
     if (rate < min_exact) {
       std::fprintf(stderr, "error: %s: exact culprit sets in %d of %d seeds (from %llu), below %.2f\n", r.name.c_str(), r.exact,
                    r.seeds, static_cast<unsigned long long>(first), min_exact);

@@ -110,5 +110,37 @@ TEST(bisect_progress, rounds_a_matrix_adds_are_its_own_step) {
   EXPECT_EQ(lines[5].rfind("step 4/", 0), 0u) << lines[5];
 }
 
+// Issue #38: once the search prices what it has left at its configurations' measured seconds, the
+// lines say the worst case ("≤ N min left") and name the terms it decided as soon as it decides them.
+TEST(bisect_progress, the_search_s_worst_case_and_decided_terms_are_shown) {
+  bisect_step_line l;
+  l.step = 2;
+  l.expected = 4;
+  l.matrix_configs = 16;
+  l.left_s = 601;
+  l.worst_case = true;
+  EXPECT_EQ(format_step_line(l), "step 2/≈4 · factorial matrix of 16 configurations · culprits so far: none · ≤ 11 min left");
+  l.left_s = 5;
+  EXPECT_EQ(left_text(l), "≤ 1 min left");
+
+  std::vector<std::string> lines;
+  experiment_context ctx;
+  ctx.on_progress = [&](const progress& p) { lines.push_back(p.text); };
+  std::vector<search::toggle_spec> specs(2);
+  specs[0].id = "DFA";
+  specs[1].id = "LIT";
+  bisect_progress p(ctx, specs, 2, search_shape::factorial);
+  auto listener = p.listener();
+  listener.comparing({}, {{"DFA", "ON"}, {"LIT", "ON"}});
+  listener.progress({{}, 900.0});
+  listener.matrix(4, 3);
+  listener.progress({{"DFA 19.30×"}, 120.0});
+  listener.matrix(4, 3);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].find("time left not known yet") != std::string::npos, true) << lines[0];
+  EXPECT_NE(lines[1].find("culprits so far: none · ≤ 15 min left"), std::string::npos) << lines[1];
+  EXPECT_EQ(lines[2], "  undecided after 3 rounds: 3 more · decided: DFA 19.30× · ≤ 2 min left");
+}
+
 }  // namespace
 }  // namespace abtest

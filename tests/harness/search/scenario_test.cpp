@@ -123,5 +123,47 @@ TEST(simulate, noise_and_outliers_have_the_stated_size) {
   EXPECT_NEAR(stats::mean(logs), std::log(88.9), 0.001) << "seed " << seed;
 }
 
+// Issue #38: a configuration's noise and run seconds follow its toggles (noise_effects, run_s); a
+// scenario without them draws exactly what it drew and has no run seconds.
+TEST(simulate, noise_and_run_seconds_per_configuration) {
+  json j = example;
+  j["metrics"]["proof.total_s"].erase("outliers");
+  j["metrics"]["proof.total_s"]["noise_effects"] = {{"B1", std::log(4.0)}};
+  j["metrics"]["proof.total_s"]["run_s"] = {{"base", 0.03}, {"effects", {{"B1", std::log(100.0)}}}};
+  const scenario s = parse_scenario(j);
+  EXPECT_NEAR(simulated_run_s(s, {}, "proof.total_s"), 0.03, 1e-12);
+  EXPECT_NEAR(simulated_run_s(s, {{"B1", "ON"}}, "proof.total_s"), 3.0, 1e-9);
+  EXPECT_TRUE(std::isnan(simulated_run_s(parse_scenario(example), {}, "proof.total_s")));
+  const std::uint64_t seed = 38;
+  std::mt19937_64 rng(seed);
+  std::vector<double> quiet, noisy;
+  for (int i = 0; i < 20000; ++i) {
+    quiet.push_back(std::log(simulate(s, {}, "proof.total_s", 0, rng)));
+    noisy.push_back(std::log(simulate(s, {{"B1", "ON"}}, "proof.total_s", 0, rng)));
+  }
+  EXPECT_NEAR(stats::sd(quiet), std::log1p(0.02), 0.001) << "seed " << seed;
+  EXPECT_NEAR(stats::sd(noisy), 4.0 * std::log1p(0.02), 0.004) << "seed " << seed;
+  // Without the new keys the draws are the old ones, value for value.
+  json plain = example;
+  plain["metrics"]["proof.total_s"].erase("outliers");
+  const scenario old = parse_scenario(plain);
+  std::mt19937_64 a(seed), b(seed);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(simulate(old, {}, "proof.total_s", 0, a), simulate(s, {}, "proof.total_s", 0, b));
+}
+
+TEST(scenario, rejects_bad_run_seconds_and_noise_effects) {
+  json j = example;
+  j["metrics"]["proof.total_s"]["run_s"] = {{"base", 0.0}};
+  EXPECT_NE(error_of(j).find("run_s.base must be positive"), std::string::npos) << error_of(j);
+  j["metrics"]["proof.total_s"]["run_s"] = {{"base", 1.0}, {"effects", {{"Z9", 1.0}}}};
+  EXPECT_NE(error_of(j).find("unknown toggle 'Z9'"), std::string::npos) << error_of(j);
+  j["metrics"]["proof.total_s"]["run_s"] = 0.5;
+  EXPECT_NE(error_of(j).find("run_s is not an object"), std::string::npos) << error_of(j);
+  j = example;
+  j["metrics"]["proof.total_s"]["noise_effects"] = {{"B1", "big"}};
+  EXPECT_NE(error_of(j).find("noise_effects.B1 is not a number"), std::string::npos) << error_of(j);
+  EXPECT_EQ(error_of(j).rfind("error: ", 0), 0u);
+}
+
 }  // namespace
 }  // namespace abtest::search

@@ -40,6 +40,8 @@ class exact_oracle : public oracle {
     c.verdict = d > 0.001 ? stats::verdict::slower : d < -0.001 ? stats::verdict::faster : stats::verdict::same;
     c.rounds = 10;
     c.runs = 20;
+    c.from_run_s = seconds(from);
+    c.to_run_s = seconds(to);
     ++compares;
     return c;
   }
@@ -48,14 +50,24 @@ class exact_oracle : public oracle {
     matrix_result m;
     for (std::size_t c = 0; c < configs.size(); ++c) {
       std::vector<double> row;
-      for (int r = 0; r < rounds; ++r) row.push_back(truth(configs[c]) + 1e-4 * (((c * 7 + r * 3) % 5) - 2.0));
+      for (int r = 0; r < rounds; ++r) row.push_back(truth(configs[c]) + wobble * (((c * 7 + r * 3) % 5) - 2.0));
       m.log_values.push_back(row);
     }
     m.runs = rounds * static_cast<int>(configs.size());
+    for (const levels& c : configs) m.run_s.push_back(seconds(c));
+    ++matrices;
     return m;
   }
 
+  // Seconds of one run: 0.03, or 3 where T02 is off when `t02_off_is_slow` (a performance feature).
+  double seconds(const levels& v) const {
+    return t02_off_is_slow && !(v.contains("T02") && v.at("T02") == "ON") ? 3.0 : 0.03;
+  }
+
   int compares = 0;
+  int matrices = 0;
+  bool t02_off_is_slow = false;
+  double wobble = 1e-4;  // the matrix's round-to-round wobble
 
  private:
   std::map<std::set<std::string>, double> terms_;
@@ -237,8 +249,9 @@ TEST(toggle_bisect, the_search_is_priced_beside_the_full_factorial) {
   EXPECT_DOUBLE_EQ(r.half_width, (r.culprits.at(0).ci_high - r.culprits.at(0).ci_low) / 2.0);
 }
 
-// The issue's Cargo case: two big features whose interaction (0.83×) pulls against the slowdown. Its
-// parents have effects of their own (heredity): it holds up, and it is an offset, not a rejected candidate.
+// The issue's Cargo case: two big features whose interaction (0.83×) pulls against the slowdown. The
+// matrix decides it (its interval is clear of the margin, issue #38): it is an offset, not a rejected
+// candidate, and not measured again.
 TEST(toggle_bisect, an_interaction_pulling_the_other_way_is_an_offset_by_heredity) {
   const auto toggles = named(4);
   exact_oracle o({{{"T01"}, std::log(18.0)}, {{"T02"}, std::log(9.5)}, {{"T01", "T02"}, std::log(0.83)}, {{"T03"}, std::log(1.04)}});
@@ -247,7 +260,7 @@ TEST(toggle_bisect, an_interaction_pulling_the_other_way_is_an_offset_by_heredit
   EXPECT_EQ(terms_of(a.culprits), (std::set<std::vector<std::string>>{{"T01"}, {"T02"}, {"T03"}}));
   EXPECT_EQ(terms_of(a.offsets), (std::set<std::vector<std::string>>{{"T01", "T02"}}));
   EXPECT_TRUE(a.rejected.empty());
-  EXPECT_EQ(a.offsets.at(0).support, "heredity");
+  EXPECT_EQ(a.offsets.at(0).support, "matrix");
 }
 
 // A pair with no effect of its own in either toggle holds up only through its four cells, measured afresh.
@@ -276,10 +289,14 @@ class mirage_oracle : public exact_oracle {
   }
 };
 
+// In a half fraction a pair is aliased with a three-factor interaction, so the matrix does not decide
+// it even when its interval is clear of the margin: its four cells do.
 TEST(toggle_bisect, a_pair_the_four_cells_do_not_support_is_rejected) {
-  const auto toggles = named(4);
+  const auto toggles = named(5);
   mirage_oracle o({{{"T02"}, 0.05}});
-  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  search_options options;
+  options.design = design_choice::half;
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
   EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T02"}}));
   const attribution a = split_by_direction(r, stats::better::lower);
   EXPECT_EQ(terms_of(a.rejected), (std::set<std::vector<std::string>>{{"T01", "T04"}}));
@@ -302,9 +319,12 @@ class recording_oracle : public exact_oracle {
 TEST(toggle_bisect, confirmations_after_a_matrix_carry_its_noise) {
   const auto toggles = named(4);
   recording_oracle o({{{"T01"}, 0.08}});
-  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  o.wobble = 0.04;  // 3 rounds leave the culprit's always-valid interval over the margin: not decided
+  search_options options;
+  options.matrix_rounds = 3;
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
   ASSERT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T01"}}));
-  EXPECT_EQ(r.culprits.at(0).support, "A/Bs");
+  ASSERT_EQ(r.culprits.at(0).support, "A/Bs");
   ASSERT_EQ(o.requests.size(), 3u) << "the overall A/B, then the culprit's two confirmations";
   EXPECT_TRUE(std::isnan(o.requests[0].known_variance));
   EXPECT_EQ(o.requests[0].min_rounds, 0);
@@ -315,6 +335,101 @@ TEST(toggle_bisect, confirmations_after_a_matrix_carry_its_noise) {
     EXPECT_EQ(o.requests[i].min_rounds, 3);
     EXPECT_NEAR(o.requests[i].tau, r.culprits.at(0).effect, 1e-12) << "|effect| 0.08 is above the default 0.02";
   }
+}
+
+// Issue #38: a term the matrix decided — its always-valid interval clear of the margin — is not
+// confirmed again by A/Bs that repeat what the matrix measured.
+TEST(toggle_bisect, a_term_the_matrix_decided_is_not_confirmed_again) {
+  const auto toggles = named(4);
+  recording_oracle o({{{"T01"}, 0.08}});
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles));
+  ASSERT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T01"}}));
+  EXPECT_EQ(r.culprits.at(0).support, "matrix");
+  EXPECT_TRUE(r.culprits.at(0).confirmed.value());
+  EXPECT_EQ(o.requests.size(), 1u) << "the overall A/B alone";
+}
+
+// A main effect's two confirmations run the end whose runs take fewer seconds first: here turning T02
+// off makes a run 100 times longer, so to vs to − T01 (T02 on) goes before from + T01 vs from.
+TEST(toggle_bisect, the_cheaper_end_confirms_first) {
+  const auto toggles = named(4);
+  recording_oracle o({{{"T01"}, 0.08}});
+  o.wobble = 0.04;  // undecided by the matrix (see above)
+  o.t02_off_is_slow = true;
+  search_options options;
+  options.matrix_rounds = 3;
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+  ASSERT_EQ(r.culprits.at(0).support, "A/Bs");
+  ASSERT_EQ(o.requests.size(), 3u);
+  EXPECT_NE(o.requests[1].settle_side, 0) << "to vs to − T01, one-sided, first";
+  EXPECT_EQ(o.requests[2].settle_side, 0) << "from + T01 vs from second";
+  EXPECT_GT(r.run_seconds, 0.0);
+}
+
+// Issue #38: a search told to stop (--budget-s, Ctrl-C) starts nothing new and ends with what it has
+// decided: a culprit the matrix decided stays one; a candidate not yet confirmed is undecided, with
+// what every run says of it.
+TEST(toggle_bisect, a_stopped_search_ends_with_what_it_decided) {
+  const auto toggles = named(4);
+  {
+    recording_oracle o({{{"T01"}, 0.08}});
+    search_options options;
+    options.stop = [&o] { return o.matrices > 0; };
+    const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(culprit_terms(r), (std::set<std::vector<std::string>>{{"T01"}}));
+    EXPECT_EQ(r.culprits.at(0).support, "matrix");
+    EXPECT_TRUE(r.undecided.empty()) << "the other terms are inside the margin";
+  }
+  {
+    recording_oracle o({{{"T01"}, 0.08}});
+    o.wobble = 0.04;
+    search_options options;
+    options.matrix_rounds = 3;
+    options.stop = [&o] { return o.matrices > 0; };
+    const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_TRUE(r.culprits.empty());
+    ASSERT_FALSE(r.undecided.empty());
+    EXPECT_EQ(r.undecided.at(0).toggles, std::vector<std::string>{"T01"});
+    EXPECT_EQ(r.undecided.at(0).support, "undecided");
+    EXPECT_LT(r.undecided.at(0).ci_low, r.undecided.at(0).effect);
+    EXPECT_EQ(o.requests.size(), 1u) << "no confirmation started";
+  }
+  {
+    recording_oracle o({{{"T01"}, 0.08}});
+    search_options options;
+    options.stop = [] { return true; };  // before the matrix: the overall A/B alone
+    const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(o.matrices, 0);
+    EXPECT_TRUE(r.culprits.empty());
+  }
+}
+
+// Ctrl-C inside a matrix's first rounds can leave no complete round: the search is stopped with what
+// it had (the overall comparison), not failed.
+class interrupted_oracle : public recording_oracle {
+ public:
+  using recording_oracle::recording_oracle;
+  matrix_result run_matrix(const std::vector<levels>& configs, int rounds) override {
+    matrix_result m = recording_oracle::run_matrix(configs, rounds);
+    for (auto& row : m.log_values) std::fill(row.begin(), row.end(), std::nan(""));
+    return m;
+  }
+};
+
+TEST(toggle_bisect, an_interrupt_before_a_complete_matrix_round_stops_without_an_error) {
+  const auto toggles = named(4);
+  interrupted_oracle o({{{"T01"}, 0.08}});
+  search_options options;
+  options.stop = [&o] { return o.matrices > 0; };
+  const bisect_report r = bisect_toggles(o, toggles, {}, all_on(toggles), options);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_TRUE(r.culprits.empty());
+  EXPECT_EQ(r.overall.verdict, stats::verdict::slower);
+  options.stop = nullptr;
+  EXPECT_THROW(bisect_toggles(o, toggles, {}, all_on(toggles), options), std::invalid_argument) << "not stopped: an error, as before";
 }
 
 TEST(toggle_bisect, design_flag_overrides_the_plan) {
