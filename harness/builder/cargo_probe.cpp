@@ -60,6 +60,7 @@ const char* format_of(bench_harness h) {
   switch (h) {
     case bench_harness::criterion: return "criterion";
     case bench_harness::divan: return "divan";
+    case bench_harness::bencher:
     case bench_harness::libtest: return "libtest";
     case bench_harness::own: return "json";
   }
@@ -101,7 +102,7 @@ void probe_cargo(const fs::path& source, const std::function<void(std::string_vi
   std::vector<std::string> own_output;
   for (const auto* p : packages) {
     const std::string toml = read_text_file(p->value("manifest_path", ""));
-    const bool criterion = depends_on(*p, "criterion"), divan = depends_on(*p, "divan");
+    const bench_libraries libraries{depends_on(*p, "criterion"), depends_on(*p, "divan"), depends_on(*p, "bencher")};
     for (const auto& t : field(*p, "targets")) {
       const json& kinds = field(t, "kind");
       const bool bin = std::find(kinds.begin(), kinds.end(), "bin") != kinds.end();
@@ -116,18 +117,19 @@ void probe_cargo(const fs::path& source, const std::function<void(std::string_vi
       json command = {"{bin}/" + name};
       std::string format = "json";
       if (bench) {
-        const auto h = bench_harness_of(bench_harness_off(toml, name), criterion, divan);
+        const auto h = bench_harness_of(bench_harness_off(toml, name), libraries);
         format = format_of(h);
         if (h == bench_harness::criterion) {
           for (const char* a : criterion_sample_args) command.push_back(a);
           d.guessed.push_back(fmt::format("bench {} of {}: Criterion (criterion in its dependencies, harness = false); one abtest "
                                           "sample is one short Criterion run: {}",
                                           name, p->value("name", ""), fmt::join(std::next(command.begin()), command.end(), " ")));
-        } else if (h == bench_harness::libtest || h == bench_harness::divan) {
+        } else if (h == bench_harness::libtest || h == bench_harness::divan || h == bench_harness::bencher) {
           command.push_back("--bench");
           d.guessed.push_back(fmt::format("bench {} of {}: {}", name, p->value("name", ""),
-                                          h == bench_harness::divan ? "divan (divan in its dependencies, harness = false)"
-                                                                    : "libtest's #[bench] (the default harness)"));
+                                          h == bench_harness::divan     ? "divan (divan in its dependencies, harness = false)"
+                                          : h == bench_harness::bencher ? "bencher, libtest's output (bencher in its dependencies, harness = false)"
+                                                                        : "libtest's #[bench] (the default harness)"));
         } else {
           own_output.push_back(name);
         }

@@ -38,10 +38,11 @@ std::vector<cargo_executable> cargo_executables(std::string_view messages) {
   return out;
 }
 
-bench_harness bench_harness_of(bool harness_off, bool has_criterion, bool has_divan) {
+bench_harness bench_harness_of(bool harness_off, const bench_libraries& libraries) {
   if (!harness_off) return bench_harness::libtest;
-  if (has_criterion) return bench_harness::criterion;
-  if (has_divan) return bench_harness::divan;
+  if (libraries.criterion) return bench_harness::criterion;
+  if (libraries.divan) return bench_harness::divan;
+  if (libraries.bencher) return bench_harness::bencher;
   return bench_harness::own;
 }
 

@@ -26,10 +26,14 @@ struct cargo_executable {
 std::vector<cargo_executable> cargo_executables(std::string_view messages);
 
 // How a bench target measures, from its package's dependencies (normal or dev) and its `harness`
-// key: Criterion or divan with `harness = false` → that library; `harness = false` otherwise → the
-// program's own output; the default harness → libtest's `#[bench]`.
-enum class bench_harness { criterion, divan, libtest, own };
-bench_harness bench_harness_of(bool harness_off, bool has_criterion, bool has_divan);
+// key: Criterion, divan or bencher with `harness = false` → that library (bencher, the stable-Rust
+// port of libtest's #[bench], prints libtest's lines); `harness = false` otherwise → the program's
+// own output; the default harness → libtest's `#[bench]`.
+enum class bench_harness { criterion, divan, bencher, libtest, own };
+struct bench_libraries {
+  bool criterion = false, divan = false, bencher = false;  // in the package's (dev-)dependencies
+};
+bench_harness bench_harness_of(bool harness_off, const bench_libraries& libraries);
 
 // Whether the `[[bench]]` table named `bench` in a Cargo.toml's text says `harness = false`. A bench
 // it does not declare (benches/NAME.rs found by Cargo) has the default harness.

@@ -79,12 +79,15 @@ criterion = "0.3"
 }
 
 TEST(bench_harness, format_from_the_harness_and_the_dependencies) {
-  EXPECT_EQ(bench_harness_of(true, true, false), bench_harness::criterion);
-  EXPECT_EQ(bench_harness_of(true, false, true), bench_harness::divan);
-  EXPECT_EQ(bench_harness_of(true, false, false), bench_harness::own);
+  EXPECT_EQ(bench_harness_of(true, {.criterion = true}), bench_harness::criterion);
+  EXPECT_EQ(bench_harness_of(true, {.divan = true}), bench_harness::divan);
+  // bencher (crc32fast's benches, e.g.) prints libtest's lines from a harness = false bench.
+  EXPECT_EQ(bench_harness_of(true, {.bencher = true}), bench_harness::bencher);
+  EXPECT_EQ(bench_harness_of(true, {.criterion = true, .bencher = true}), bench_harness::criterion);
+  EXPECT_EQ(bench_harness_of(true, {}), bench_harness::own);
   // The default harness is libtest's, whatever the crate depends on: Criterion needs harness = false.
-  EXPECT_EQ(bench_harness_of(false, true, false), bench_harness::libtest);
-  EXPECT_EQ(bench_harness_of(false, false, false), bench_harness::libtest);
+  EXPECT_EQ(bench_harness_of(false, {.criterion = true}), bench_harness::libtest);
+  EXPECT_EQ(bench_harness_of(false, {}), bench_harness::libtest);
 }
 
 }  // namespace
