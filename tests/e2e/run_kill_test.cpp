@@ -70,5 +70,45 @@ TEST(run_kill, sigkill_mid_run_leaves_a_sound_database_that_resume_completes) {
   EXPECT_TRUE(db_check_passes(db, &why)) << why;
 }
 
+// Ctrl-C during a bisection's matrix (issue #38): SIGINT ends the search with what it has decided —
+// the overall verdict, whatever terms are decided, the rest listed as undecided — stored and
+// reported like a finished search, never an error.
+TEST(bisect_interrupt, sigint_in_the_matrix_ends_the_search_with_what_it_decided) {
+  temp_dir tmp("e2e-bisect-int");
+  const fs::path db = tmp / "results.db";
+  const auto child = spawn_cli({"--manifest", planted_manifest().string(), "--db", db.string(), "--json", "bisect", "--to",
+                                "SLOW+PAIR1+PAIR2", "--metric", "planted.total_s", "--seed", "5", "-j", "2"},
+                               tmp.path());
+  // The overall A/B comes first; once the matrix has recorded some samples, interrupt it.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(8);
+  bool in_matrix = false;
+  std::int64_t at_matrix = -1;
+  while (std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(child.pid, &status, WNOHANG), 0) << "abtest ended before the interrupt:\n" << read_text(child.err_path);
+    if (!in_matrix && read_text(child.err_path).find("factorial matrix") != std::string::npos) {
+      in_matrix = true;
+      at_matrix = fs::exists(db) ? query_int(db, "SELECT count(*) FROM sample") : 0;
+    }
+    if (in_matrix && query_int(db, "SELECT count(*) FROM sample") >= at_matrix + 8) break;
+    sleep_us(50'000);
+  }
+  ASSERT_TRUE(in_matrix) << "the matrix never started:\n" << read_text(child.err_path);
+  ::kill(child.pid, SIGINT);
+  const auto r = wait_cli(child);
+  ASSERT_EQ(r.signal, 0) << r.err;
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << "a stopped search reports, it does not fail: exit " << r.exit_code << "\n" << r.err;
+  const auto j = json_of(r);
+  ASSERT_TRUE(j.contains("stopped")) << r.out << r.err;
+  EXPECT_EQ(j["stopped"], "interrupted");
+  EXPECT_EQ(j["verdict"], "slower") << "the overall A/B was decided before the interrupt";
+  const std::string id = j["experiment"].get<std::string>();
+  EXPECT_EQ(query_int(db, "SELECT count(*) FROM experiment WHERE id = '" + id + "' AND status = 'complete'"), 1);
+  EXPECT_EQ(query_int(db, "SELECT count(*) FROM bisect_step WHERE experiment_id = '" + id +
+                              "' AND note LIKE 'stopped by Ctrl-C after %'"), 1);
+  std::string why;
+  EXPECT_TRUE(db_check_passes(db, &why)) << why;
+}
+
 }  // namespace
 }  // namespace abtest::test
