@@ -82,4 +82,9 @@ std::string read_input(const format_input& in, output_stream from, std::string& 
 // For error messages: where the text came from ("stdout", "the file at {out}").
 std::string_view input_name(const format_input& in, output_stream from);
 
+// The format's input (stdout, or the file at {out}) parsed as one JSON document, bare NaN/inf
+// sanitised. Returns an error message (empty on success): the read's, or "<input> is not <what>
+// (<parser's reason>; it starts with '…') — <what_to_do>".
+std::string read_json_document(const format_input& in, std::string_view what, std::string_view what_to_do, nlohmann::json& doc);
+
 }  // namespace abtest::exec::detail

@@ -171,6 +171,18 @@ std::string read_input(const format_input& in, output_stream from, std::string& 
   return {};
 }
 
+std::string read_json_document(const format_input& in, std::string_view what, std::string_view what_to_do, nlohmann::json& doc) {
+  std::string text;
+  if (std::string error = read_input(in, output_stream::stdout_text, text); !error.empty()) return error;
+  try {
+    doc = nlohmann::json::parse(sanitize_json_numbers(text));
+  } catch (const nlohmann::json::exception& e) {
+    return fmt::format("{} is not {} ({}; it starts with '{}') — {}", input_name(in, output_stream::stdout_text), what, e.what(),
+                       excerpt(text), what_to_do);
+  }
+  return {};
+}
+
 std::string_view input_name(const format_input& in, output_stream from) {
   if (!in.out.empty()) return "the file at {out}";
   switch (from) {

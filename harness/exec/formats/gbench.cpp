@@ -58,18 +58,13 @@ std::string context_text(const json& value) {
 // abtest_digest / abtest_verified / abtest_backend fill checks / backend; the whole context is
 // kept. A row with error_occurred makes the output bad_output.
 parsed_output parse(std::string_view bench, const json&, const format_input& in) {
-  std::string text;
-  if (std::string error = detail::read_input(in, output_stream::stdout_text, text); !error.empty())
-    return detail::bad_output(std::move(error));
   json doc;
-  try {
-    doc = json::parse(sanitize_json_numbers(text));
-  } catch (const json::exception& e) {
-    return detail::bad_output(fmt::format(
-        "{} is not Google Benchmark JSON ({}; it starts with '{}') — run the benchmark with "
-        "--benchmark_format=json and keep logs on stderr, or with --benchmark_out={{out}} "
-        "--benchmark_out_format=json", detail::input_name(in, output_stream::stdout_text), e.what(), detail::excerpt(text)));
-  }
+  if (std::string error = detail::read_json_document(in, "Google Benchmark JSON",
+                                                     "run the benchmark with --benchmark_format=json and keep logs on stderr, "
+                                                     "or with --benchmark_out={out} --benchmark_out_format=json",
+                                                     doc);
+      !error.empty())
+    return detail::bad_output(std::move(error));
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
     return detail::bad_output(
         "Google Benchmark JSON without a \"benchmarks\" array — run the benchmark with "

@@ -10,17 +10,10 @@ using nlohmann::json;
 // {"results": [{"command": "<command or -n name>", "mean": s, "median": s, "stddev": s, …}, …]}:
 // `<name>_s` the mean (hyperfine's own headline), `<name>_median_s` the median, in seconds.
 parsed_output parse(std::string_view bench, const json&, const format_input& in) {
-  std::string text;
-  if (std::string error = detail::read_input(in, output_stream::stdout_text, text); !error.empty())
-    return detail::bad_output(std::move(error));
   json doc;
-  try {
-    doc = json::parse(sanitize_json_numbers(text));
-  } catch (const json::exception& e) {
-    return detail::bad_output(fmt::format("{} is not hyperfine's JSON export ({}; it starts with '{}') — run "
-                                          "hyperfine with --export-json {{out}}",
-                                          detail::input_name(in, output_stream::stdout_text), e.what(), detail::excerpt(text)));
-  }
+  if (std::string error = detail::read_json_document(in, "hyperfine's JSON export", "run hyperfine with --export-json {out}", doc);
+      !error.empty())
+    return detail::bad_output(std::move(error));
   if (!doc.is_object() || !doc.contains("results") || !doc["results"].is_array())
     return detail::bad_output("hyperfine JSON without a \"results\" array — run hyperfine with --export-json {out}");
   detail::metric_set metrics(bench);

@@ -10,17 +10,10 @@ using nlohmann::json;
 // {"benchmarks": [{"name": "test_sum[10000]", "fullname": "…::test_sum[10000]", "stats": {"mean": s,
 // "median": s, …}}, …]}: `<name>_s` the mean, `<name>_median_s` the median, in seconds.
 parsed_output parse(std::string_view bench, const json&, const format_input& in) {
-  std::string text;
-  if (std::string error = detail::read_input(in, output_stream::stdout_text, text); !error.empty())
-    return detail::bad_output(std::move(error));
   json doc;
-  try {
-    doc = json::parse(sanitize_json_numbers(text));
-  } catch (const json::exception& e) {
-    return detail::bad_output(fmt::format("{} is not pytest-benchmark's JSON ({}; it starts with '{}') — run pytest "
-                                          "with --benchmark-json {{out}}",
-                                          detail::input_name(in, output_stream::stdout_text), e.what(), detail::excerpt(text)));
-  }
+  if (std::string error = detail::read_json_document(in, "pytest-benchmark's JSON", "run pytest with --benchmark-json {out}", doc);
+      !error.empty())
+    return detail::bad_output(std::move(error));
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
     return detail::bad_output("pytest-benchmark JSON without a \"benchmarks\" array — run pytest with --benchmark-json {out}");
   detail::metric_set metrics(bench);
