@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/core/errors.hpp"
+#include "tests/harness/core/manifest_error.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/core/plan.hpp"
 
@@ -27,16 +28,7 @@ json with_metrics() {
   })json");
 }
 
-std::string error_of(const json& doc) {
-  try {
-    parse_manifest(doc.dump(), "/p/abtest.json");
-  } catch (const user_error& e) {
-    EXPECT_EQ(e.code(), exit_code::usage);
-    return e.what();
-  }
-  ADD_FAILURE() << "manifest was accepted: " << doc.dump();
-  return {};
-}
+std::string error_of(const json& doc) { return test::manifest_error_of(doc); }
 
 TEST(manifest_metrics, declarations_set_direction_and_margin_per_benchmark_and_metric) {
   const manifest m = parse_manifest(with_metrics().dump(), "/p/abtest.json");

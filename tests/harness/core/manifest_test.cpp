@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/core/errors.hpp"
+#include "tests/harness/core/manifest_error.hpp"
 
 namespace abtest {
 namespace {
@@ -26,17 +27,7 @@ json valid() {
   })");
 }
 
-// Parses `doc` and returns the error text; fails the test when it parses.
-std::string error_of(const json& doc) {
-  try {
-    parse_manifest(doc.dump(), "/p/abtest.json");
-  } catch (const user_error& e) {
-    EXPECT_EQ(e.code(), exit_code::usage);
-    return e.what();
-  }
-  ADD_FAILURE() << "manifest was accepted: " << doc.dump();
-  return {};
-}
+std::string error_of(const json& doc) { return test::manifest_error_of(doc); }
 
 TEST(manifest, valid_document_loads_with_defaults) {
   const manifest m = parse_manifest(valid().dump(), "/p/abtest.json");
