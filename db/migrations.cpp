@@ -232,7 +232,7 @@ FROM v_variant_summary s
 JOIN experiment e ON e.id = s.experiment_id;
 )sql";
 
-// v3: what a build cost and why (issue #13): compiles, cache hits and misses, links, and the
+// v3: what a build cost and why (design §5): compiles, cache hits and misses, links, and the
 // build system's details (tools, {bin}, patches applied, notes) as JSON.
 constexpr std::string_view v3_build_cost = R"sql(
 ALTER TABLE build ADD COLUMN objects_compiled INTEGER;
@@ -242,7 +242,7 @@ ALTER TABLE build ADD COLUMN links INTEGER;
 ALTER TABLE build ADD COLUMN details TEXT CHECK (details IS NULL OR json_valid(details));
 )sql";
 
-// v4: deterministic counts (issue #16 item 2): each arm's benchmarks run once under Valgrind,
+// v4: deterministic counts (design §6): each arm's benchmarks run once under Valgrind,
 // kept apart from the timing samples. `counts` is harness/counts' count_set as JSON; a failed run
 // keeps its error instead. v_count: one row per stored total, for ad-hoc queries.
 constexpr std::string_view v4_counts = R"sql(
@@ -268,13 +268,13 @@ JOIN json_each(c.counts, '$.totals') t
 WHERE c.counts IS NOT NULL;
 )sql";
 
-// v5: what a verdict's interval is made of beyond the rounds (issue #16): with --layouts the split
+// v5: what a verdict's interval is made of beyond the rounds (design §6): with --layouts the split
 // of its variance between layouts and runs, as JSON ({"layouts": {...}}); NULL for a plain row.
 constexpr std::string_view v5_verdict_details = R"sql(
 ALTER TABLE verdict ADD COLUMN details TEXT CHECK (details IS NULL OR json_valid(details));
 )sql";
 
-// v6: alerts (issue #26) — one per (source, subject, benchmark, change), the change's regressed
+// v6: alerts (design §9.1) — one per (source, subject, benchmark, change), the change's regressed
 // metrics grouped under it, every later sighting attached, every state change an event with a note.
 // `subject` is the branch a PR came from or the variant of a nightly series; `change` names the
 // change: "<base sha>..<head sha>" for a PR, the experiment of the night at the change point.

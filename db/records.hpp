@@ -25,7 +25,7 @@ enum class experiment_status { running, complete, incomplete, failed };
 enum class arm_role { baseline, candidate };
 enum class verdict_kind { slower, faster, same, inconclusive, invalid };
 enum class changepoint_state { new_ /* "new" is a keyword */, acknowledged, fixed, false_positive };
-/// An alert's triage state (issue #26): open while new, acknowledged or expected.
+/// An alert's triage state (design §9.1): open while new, acknowledged or expected.
 enum class alert_state { new_, acknowledged, expected, invalid, fixed };
 /// What opened an alert: a confirmed `abtest pr` regression or a confirmed nightly change point.
 enum class alert_source { pr, nightly };
@@ -141,7 +141,7 @@ struct verdict_record {
   std::optional<std::string> note;
   time_point created_at{};  ///< left at the epoch (default), the store stamps the time of writing
   /// What the interval is made of beyond the rounds: {"layouts": {baseline, candidate, sd_baseline,
-  /// sd_candidate, within_sd, share}} for a --layouts row (issue #16); empty for a plain row.
+  /// sd_candidate, within_sd, share}} for a --layouts row (design §6); empty for a plain row.
   nlohmann::json details = nlohmann::json::object();
 };
 
@@ -188,7 +188,7 @@ struct reference_record {
   double value = 0;
 };
 
-/// One (experiment, arm, benchmark) run once under Valgrind (`abtest run --counts`, issue #16):
+/// One (experiment, arm, benchmark) run once under Valgrind (`abtest run --counts`, design §6):
 /// counts of their own kind, never samples. Exactly one of `counts` and `error` is set.
 struct counts_record {
   std::string experiment_id;

@@ -114,7 +114,7 @@ class results_store {
   std::vector<changepoint_record> list_changepoints(const std::optional<std::string>& variant = std::nullopt,
                                                     const std::optional<std::string>& metric = std::nullopt);
   /// Inserts or updates the reference value of (label, params, metric); returns its id.
-  // --- alerts (issue #26; results_store_alerts.cpp) ---
+  // --- alerts (design §9.1; results_store_alerts.cpp) ---
   /// The regressions one experiment confirmed, in one transaction. Sightings of one (source,
   /// subject, benchmark, change) are one change: they join the alert of that change if there is
   /// one (a metric it lacks joins as a sibling), else the open alert of the same (source, subject,

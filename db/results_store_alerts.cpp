@@ -1,4 +1,4 @@
-// db::results_store: alerts — confirmed regressions grouped by change, sightings, triage events (issue #26).
+// db::results_store: alerts — confirmed regressions grouped by change, sightings, triage events (design §9.1).
 #include <sqlite3.h>
 
 #include <map>

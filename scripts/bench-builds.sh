@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What variant builds cost (issue #13): on a fresh clone with a fresh .abtest/ and a cold compiler
+# What variant builds cost (design §5): on a fresh clone with a fresh .abtest/ and a cold compiler
 # cache, then again with the cache warm —
 #   1. one clean build of base;  2. after it, a one-toggle variant for each toggle;
 #   3. the 16-variant half fraction from nothing;  4. the full matrix (every level) from nothing.

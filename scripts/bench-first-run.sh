@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the README's main job costs the first time (issue #17): on a fresh clone with a fresh .abtest/
+# What the README's main job costs the first time: on a fresh clone with a fresh .abtest/
 # and a cold compiler cache, phase by phase —
 #   setup (scripts/setup.sh), the harness build (./abtest's first use), the base build, the
 #   A1=4+B1 build, and the measurement (`./abtest run … --param preset=tiny --rounds 5`).

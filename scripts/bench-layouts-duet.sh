@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures what --layouts and --duet (issue #16) do on real programs here, with the commands
+# Measures what --layouts and --duet (design §6) do on real programs here, with the commands
 # printed beside each figure:
 #   1. duet: the CI half-width of `synth` (one thread) with --duet against the sequential RMIT
 #      run (10 rounds against 16 duet rounds, about the same wall time here), P pairs of runs taken

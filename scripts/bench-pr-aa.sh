@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pull-request gate's false alerts and wall time over A/A pull requests (issue #26 item 1): N
+# The pull-request gate's false alerts and wall time over A/A pull requests (design §9.2): N
 # pull requests that cannot change speed, each gated by `abtest pr` with the confirmation rerun and
 # with --no-confirm. Two kinds:
 #   binary — a string the program never reads, kept in the binary (__attribute__((used))): the

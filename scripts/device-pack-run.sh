@@ -7,7 +7,7 @@
 # Usage: [OUT=DIR] ./run.sh [--dry-run] [--stages a,b,... | --msm]
 #   --dry-run      list the stages (name, timeout, what they check) and exit 0
 #   --stages LIST  run only these stages
-#   --msm          the GPU MSM's check (issue #28), under 5 minutes: the device, the field self-test,
+#   --msm          the GPU MSM's check (design §11), under 5 minutes: the device, the field self-test,
 #                  GPU MSM = CPU MSM up to 2^20, then the timings with the MSM's phases before
 #                  (first_run kernels) and after (tuned) side by side
 # The last stage runs the abtest bundle (bundle/run: B1, D4, B1+D4 vs base, the proof on cuda in

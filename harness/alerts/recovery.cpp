@@ -1,4 +1,4 @@
-// When a regressed metric is back where it was (issue #26).
+// When a regressed metric is back where it was (design §9.1).
 #include "harness/alerts/recovery.hpp"
 
 #include <cmath>

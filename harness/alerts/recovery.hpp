@@ -1,4 +1,4 @@
-// When a regressed metric is back where it was: the rule that closes an alert as fixed (issue #26).
+// When a regressed metric is back where it was: the rule that closes an alert as fixed (design §9.1).
 #pragma once
 
 #include <span>

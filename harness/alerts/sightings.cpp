@@ -1,4 +1,4 @@
-// From what the history and `pr` confirm to alerts in the store, and back to fixed (issue #26).
+// From what the history and `pr` confirm to alerts in the store, and back to fixed (design §9.1).
 #include "harness/alerts/sightings.hpp"
 
 #include <fmt/format.h>

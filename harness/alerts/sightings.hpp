@@ -1,4 +1,4 @@
-// From what the history and `pr` confirm to alerts in the store, and back to fixed (issue #26).
+// From what the history and `pr` confirm to alerts in the store, and back to fixed (design §9.1).
 //
 //   // the nightly history, for a change point its A/B confirmed slower:
 //   store.record_sightings(std::vector{alerts::nightly_sighting(change)});

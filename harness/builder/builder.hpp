@@ -56,7 +56,7 @@ struct build_outcome {
   std::string tool_version;          // cmake --version / cargo -V, first line
   source_state source;
   std::vector<std::string> applied;  // patch / revert toggles applied in its worktree
-  resolved_toggles resolved;         // what every toggle that changes the build was in it (issue #37)
+  resolved_toggles resolved;         // what every toggle that changes the build was in it (design §5)
   build_cost cost;                   // objects compiled, cache hits and misses, links, notes
 };
 
@@ -71,7 +71,7 @@ struct builder_options {
   // levels too — a variant experiment. A set: only these ids, at the variant's level (off when it
   // has none); every other toggle is left to the project's own default (its option()'s, its
   // `default` features, its build's own variable) — a commit as it ships (pr, bisect --commits,
-  // check; issue #37). Such a build is named `defaults`, `defaults+CRASH`, … (defaults_key).
+  // check; design §5). Such a build is named `defaults`, `defaults+CRASH`, … (defaults_key).
   std::optional<std::set<std::string>> pinned;
 };
 

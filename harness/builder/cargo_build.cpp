@@ -44,7 +44,7 @@ std::optional<cargo_feature_table> read_feature_table(const build_job& j) {
 
 // The feature flags of the job's handed toggle levels with the crate's `default` list in force
 // (cargo_features.hpp), and what every feature toggle resolved to: its features the build enables
-// (issue #37).
+// (design §5).
 cargo_feature_flags toggle_features(const build_job& j, resolved_toggles& resolved) {
   std::set<std::string> wanted, unwanted;
   const auto levels = j.v.all_levels(j.m);

@@ -1,7 +1,7 @@
 // A Cargo package's [features] table as `cargo metadata` reports it, and what a build's feature
 // flags enable from it — so that a build's `--features` keep the crate's own `default` list in
 // force, leave out only what a handed toggle level turns off, and say what each toggle resolved to
-// (issue #37).
+// (design §5).
 //
 //   const auto table = parse_cargo_features(metadata_json, crate / "Cargo.toml");  // nullopt: unreadable
 //   const cargo_feature_flags f = feature_flags(*table, {"planted_null"}, {"planted_slow"});

@@ -68,7 +68,7 @@ system_result build_cmake(const build_job& j) {
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   r.flags = value("CMAKE_CXX_FLAGS") + " " + value("CMAKE_CXX_FLAGS_" + upper);
   // What each option toggle ended up as: the cache, where the project's option() put its default
-  // when abtest handed it no -D (issue #37). No cache (a configure that failed): nothing to read.
+  // when abtest handed it no -D (design §5). No cache (a configure that failed): nothing to read.
   if (!cache.empty())
     for (const auto& t : j.m.toggles) {
       if (t.kind != toggle_kind::option) continue;

@@ -1,4 +1,4 @@
-// Code-layout randomization (issue #16): a built program linked again K times, each time with its
+// Code-layout randomization (design §6): a built program linked again K times, each time with its
 // input sections in a seeded order (lld's --shuffle-sections), from the objects the build already
 // made. Only the link repeats; with -ffunction-sections in the project's flags the order is per
 // function, else per object file. What each layout costs is one link.

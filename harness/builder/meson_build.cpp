@@ -61,7 +61,7 @@ introspection introspect(const fs::path& dir) {
 
 // What each option toggle ended up as: Meson's record of the folder's options
 // (meson-info/intro-buildoptions.json), where meson_options.txt's default stands when abtest handed
-// no -D (issue #37). A boolean or a number is written as JSON writes it ("true", "300").
+// no -D (design §5). A boolean or a number is written as JSON writes it ("true", "300").
 void read_options(const build_job& j, resolved_toggles& out) {
   std::ifstream in(j.dir / "meson-info" / "intro-buildoptions.json");
   const nlohmann::json options = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);

@@ -1,4 +1,4 @@
-// What each toggle was in one build (issue #37): the value the build tool ended up with — read back
+// What each toggle was in one build (design §5): the value the build tool ended up with — read back
 // from the tool where it can say (CMake's cache, Cargo's resolved features), else what abtest
 // handed it — the manifest level that value is, and whether abtest or the project chose it.
 //

@@ -1,5 +1,5 @@
 // `abtest alerts`: the confirmed regressions in the store, grouped by change, and their triage —
-// `abtest alerts ack|expect|invalid ID --note TEXT` (issue #26; design §9.1).
+// `abtest alerts ack|expect|invalid ID --note TEXT` (design §9.1).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

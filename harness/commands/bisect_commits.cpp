@@ -1,6 +1,6 @@
 // `abtest bisect --commits GOOD..BAD`: which commit of a range made a variant slower — each tested
 // commit built in its own worktree with its own defaults, compared with GOOD by the three-valued
-// comparison (design §7); the defaults the first bad commit flipped are named (issue #37).
+// comparison (design §7); the defaults the first bad commit flipped are named (design §5).
 // Phases: resolve → build the ends → search → report (one outcome, printed or written as JSON).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -76,7 +76,7 @@ struct commit_outcome {
   std::optional<std::size_t> first_bad;                     // index into the range
   std::vector<std::size_t> candidates;                      // when the search could not narrow it to one
   std::string built_as;                                     // "defaults", "defaults+CRASH"
-  std::vector<default_flip> flips;                          // defaults the first bad commit flipped (issue #37)
+  std::vector<default_flip> flips;                          // defaults the first bad commit flipped (design §5)
   std::vector<default_flip> range_flips;                    // … and GOOD..BAD as a whole
   int runs = 0;
   double wall_s = 0;

@@ -1,5 +1,5 @@
 // `abtest check`: is the checked-out tree slower than a good revision, both built as they ship (each
-// with its own defaults, issue #37)? For `git bisect run`: exit 0 good, 1 bad, 125 skip (design §9).
+// with its own defaults, design §5)? For `git bisect run`: exit 0 good, 1 bad, 125 skip (design §9).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -46,7 +46,7 @@ int check(const check_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, &m));
 
   // The good revision in its own worktree and build root; the checked-out tree where it is. Both as
-  // they ship: the toggles named at the same level, every other at each tree's own default (issue #37).
+  // they ship: the toggles named at the same level, every other at each tree's own default (design §5).
   const manifest at = manifest_at_commit(m, sha);
   builder_options bo;
   bo.jobs = mm.jobs;

@@ -2,7 +2,7 @@
 // or the shards of one group), change points (stored with their triage state, confirmed by an A/B
 // with --confirm), a CUSUM alarm for the latest night; `history triage` sets a change point's state.
 // A change point the A/B confirms slower opens an alert (or attaches to the open one of the same
-// change); an alert whose metrics are back at their old level closes as fixed (issue #26).
+// change); an alert whose metrics are back at their old level closes as fixed (design §9.1).
 #include <fmt/format.h>
 
 #include <filesystem>

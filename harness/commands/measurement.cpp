@@ -43,7 +43,7 @@ measurement resolve_measurement(const measurement_flags& f, const manifest& m, r
 
 void add_evidence_options(CLI::App* cmd, evidence_flags& f, const std::string& duet_help, const std::string& counts_help) {
   cmd->add_option("--layouts", f.layouts,
-                  "link each variant K times with seeded code layouts; the verdicts carry the layout variance (issue #16)");
+                  "link each variant K times with seeded code layouts; the verdicts carry the layout variance");
   cmd->add_flag("--duet", f.duet, duet_help);
   cmd->add_flag("--counts", f.counts, counts_help);
   cmd->add_option("--pin", f.pin, "CPU list the benchmarks run on, e.g. 1 or 0,2-3 (with --duet: its two cores)");

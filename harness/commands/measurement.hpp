@@ -1,6 +1,6 @@
 // The measurement flags that run, matrix, bisect, noise-floor and check share — --rounds, --margin,
 // --param, --simulate, --seed, --jobs — declared once and checked once (design §9); and the
-// evidence flags of run, matrix and bisect — --layouts, --duet, --counts, --pin (issue #16).
+// evidence flags of run, matrix and bisect — --layouts, --duet, --counts, --pin (design §6).
 //
 // Example (a command's registration, then its action):
 //   add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)"});
@@ -58,7 +58,7 @@ struct measurement {
 };
 measurement resolve_measurement(const measurement_flags& f, const manifest& m, rounds_rule rule);
 
-// Beyond the timings (issue #16): seeded relinks per variant, both arms at once, Valgrind counts.
+// Beyond the timings (design §6): seeded relinks per variant, both arms at once, Valgrind counts.
 struct evidence_flags {
   int layouts = 0;
   bool duet = false, counts = false;

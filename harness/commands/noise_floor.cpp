@@ -22,7 +22,7 @@ struct noise_flags {
   std::vector<std::string> toggles, metrics;
   std::vector<std::string> layout{"-DCMAKE_CXX_FLAGS=-falign-functions=64 -falign-loops=32"};
   measurement_flags measure;  // --rounds (default 10), --param, --simulate, --seed, --jobs
-  int layouts = 0;            // > 0: 2K seeded relinks of one build instead of A′ (issue #16)
+  int layouts = 0;            // > 0: 2K seeded relinks of one build instead of A′ (design §6)
 };
 
 // With --layouts K: one build of the variant linked 2K times with seeded section orders; layouts

@@ -1,6 +1,6 @@
 // `abtest pr [--base REF] [--head REF]`: the pull-request gate — the merge base and the head built as
-// commit arms with their own defaults (a default the change flips is named and attributed, issue #37), the benchmarks whose programs differ timed interleaved, every move confirmed by a
-// second experiment, a markdown comment and an exit code by policy (issue #26; the logic: harness/gate).
+// commit arms with their own defaults (a default the change flips is named and attributed, design §5), the benchmarks whose programs differ timed interleaved, every move confirmed by a
+// second experiment, a markdown comment and an exit code by policy (design §9.2; the logic: harness/gate).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -187,7 +187,7 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
   return out;
 }
 
-// The attribution of the confirmed changes to the defaults the change flipped (issue #37): the head
+// The attribution of the confirmed changes to the defaults the change flipped (design §5): the head
 // built once per flipped toggle with the base's level, timed in one experiment beside the base and
 // the head on the benchmarks that moved, with what is left of the budget's confirmation share.
 gate::flip_attribution attribute_flips(const gate::pr_report& rep, const manifest& m, const measurement& mm, const pr_flags& f,

@@ -57,7 +57,7 @@ static const registrar show_command(70, [](CLI::App& app, global_options& g, act
       }
       fmt::print("experiment {} ({}, {})\n  started  {}\n  command  {}\n  seed     {}\n", e.id, db::to_string(e.kind),
                  db::to_string(e.status), db::format_utc(e.started_at), e.command_line, e.seed);
-      // The manifest's `better` / `margin` declarations the run judged by (issue #36; none before).
+      // The manifest's `better` / `margin` declarations the run judged by (design §4; none before).
       for (const auto& r : stats::rules_from_json(e.config.value("metric_rules", nlohmann::json::array())))
         fmt::print("  metrics  {}{}{}\n", r.pattern, r.direction ? fmt::format(" better {}", stats::to_string(*r.direction)) : "",
                    r.margin ? fmt::format(" margin {:g}%", *r.margin * 100) : "");
@@ -75,7 +75,7 @@ static const registrar show_command(70, [](CLI::App& app, global_options& g, act
             // What a `values` entry handed the build in place of the level's name (docs/manifest.md).
             if (const auto v = b->details.find("values"); v != b->details.end() && v->is_object())
               for (const auto& [id, value] : v->items()) fmt::print("\n        value of {}: {}", id, value.dump());
-            // What each toggle resolved to (issue #37), on two lines: what abtest gave, and what the
+            // What each toggle resolved to (design §5), on two lines: what abtest gave, and what the
             // project's own defaults decided.
             if (const auto r = b->details.find("resolved"); r != b->details.end()) {
               std::vector<std::string> given, project;

@@ -86,7 +86,7 @@ verdict_row row_for(const run_plan& plan, int arm, const std::string& bench, con
   return row;
 }
 
-// With layouts (issue #16): the rounds in which every layout of both variants has a positive value
+// With layouts (design §6): the rounds in which every layout of both variants has a positive value
 // of `metric` are kept, and the two-level estimate compares the variants' layout means, so the
 // interval carries the variance between layouts (Kalibera & Jones 2013).
 void add_layout_rows(const run_plan& plan, const sample_index& index, const std::vector<int>& base_arms,

@@ -14,7 +14,7 @@
 
 namespace abtest {
 
-// With --layouts: how much of a difference is where the linker put the code (issue #16). Standard
+// With --layouts: how much of a difference is where the linker put the code (design §6). Standard
 // deviations are on the ln scale (0.01 ≈ 1%).
 struct layout_split {
   int layouts_baseline = 0, layouts_candidate = 0;

@@ -84,7 +84,7 @@ struct build_spec {
   std::vector<std::string> bundle_args;
 };
 
-// What `abtest run --counts` runs once per arm under Valgrind (issue #16 item 2): the benchmark's
+// What `abtest run --counts` runs once per arm under Valgrind (design §6): the benchmark's
 // command with these params over the run's, and `args` appended, e.g.
 //   "counts": {"params": {"preset": "tiny"}, "region": "zk::bench::run_synthesis*",
 //              "rename": [["<[0-9]+ul>", "<N>"]]}

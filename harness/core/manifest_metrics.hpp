@@ -1,4 +1,4 @@
-// The manifest's metric declarations (issue #36 item 1, docs/manifest.md "Direction and margin"):
+// The manifest's metric declarations (design §4; docs/manifest.md "Direction and margin"):
 // a benchmark's `better` / `margin`, and the top-level `metrics` object by name or glob.
 #pragma once
 

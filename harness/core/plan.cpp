@@ -73,7 +73,7 @@ run_plan run_plan::from_json(const nlohmann::json& j) {
   p.monitor_metrics = j.value("monitor_metrics", std::vector<std::string>{});
   p.layouts = j.value("layouts", 0);
   p.duet = j.value("duet", false);
-  // Plans stored before issue #36 have none: their metrics are judged by inference and `margin`.
+  // Plans stored before metric rules were kept have none: their metrics are judged by inference and `margin`.
   if (j.contains("metric_rules")) p.metric_rules = stats::rules_from_json(j["metric_rules"]);
   return p;
 }

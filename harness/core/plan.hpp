@@ -47,13 +47,13 @@ struct run_plan {
   std::string pin;
   std::string simulate;                           // scenario file: replaces build + run by the model
   std::vector<std::string> monitor_metrics;       // adaptive: metrics that must all be decisive
-  // Layout randomization (issue #16): each variant runs as `layouts` arms, one per seeded link;
+  // Layout randomization (design §6): each variant runs as `layouts` arms, one per seeded link;
   // arms[0 .. layouts-1] are the baseline's. 0: off (one arm per variant, the build's own link).
   int layouts = 0;
-  // Duet (issue #16): the baseline's and the candidate's invocations of a benchmark run at the same
+  // Duet (design §6): the baseline's and the candidate's invocations of a benchmark run at the same
   // time, each pinned to its own core, swapping cores every round. Exactly two variants.
   bool duet = false;
-  // The manifest's `better` / `margin` declarations (issue #36, design §4), kept with the plan so
+  // The manifest's `better` / `margin` declarations (design §4), kept with the plan so
   // that a stored experiment re-analysed later (compare, report) judges each metric the same way.
   std::vector<stats::metric_rule> metric_rules;
 

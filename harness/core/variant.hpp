@@ -33,7 +33,7 @@ struct variant {
 variant variant_from_flags(const std::vector<std::string>& toggles, const manifest& m);
 
 // The toggle ids of `--toggle ID[=LEVEL]` flags (off levels too): the toggles a commit arm is given
-// a level for, every other left to the commit's own default (builder_options::pinned, issue #37).
+// a level for, every other left to the commit's own default (builder_options::pinned, design §5).
 // Validate the flags with variant_from_flags.
 std::set<std::string> named_toggles(const std::vector<std::string>& toggles);
 

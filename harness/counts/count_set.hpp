@@ -14,7 +14,7 @@ namespace abtest::counts {
 
 using count = std::uint64_t;
 
-// The counts stored as metrics `<bench>.counts.<name>` (issue #16 item 2) and compared exactly,
+// The counts stored as metrics `<bench>.counts.<name>` (design §6) and compared exactly,
 // never mixed with timings:
 //   Ir            instructions executed (cachegrind)
 //   D1mr          level-1 data cache read misses

@@ -33,7 +33,7 @@ class built_arms {
 
   // The last lines of the log of `key`'s failed build, and the log's path; empty when it built.
   std::string log_tail(const std::string& key) const;
-  // What every toggle resolved to in `key`'s build (issue #37), as far as it got; {} before it.
+  // What every toggle resolved to in `key`'s build (design §5), as far as it got; {} before it.
   const resolved_toggles& resolved(const std::string& key) const;
   std::filesystem::path log_path(const std::string& key) const;
   int size() const { return static_cast<int>(arms_.size()); }  // keys answered, failed builds included

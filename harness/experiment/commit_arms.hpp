@@ -1,5 +1,5 @@
 // Commits as arms: each commit built as it ships — the project's own defaults for every toggle but
-// the named ones (issue #37) — in its own worktree and build root (memoised), for commit bisection,
+// the named ones (design §5) — in its own worktree and build root (memoised), for commit bisection,
 // `check` and the pull-request gate; and what each toggle resolved to there.
 //
 //   commit_arms arms(m, store, ctx, variant_from_flags({}, m), /*pinned=*/{}, /*jobs=*/2);

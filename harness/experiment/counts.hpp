@@ -1,4 +1,4 @@
-// `--counts` (issue #16 item 2): each arm's benchmarks run once under Valgrind into the results
+// `--counts` (design §6): each arm's benchmarks run once under Valgrind into the results
 // store, and the verdicts of those counts — exact, never in the Holm family of the timings.
 //
 //   require_valgrind();                                     // before building: a usage error without it

@@ -1,4 +1,4 @@
-// Bisect's first screen in Valgrind's exact counts (issue #16): toggles with which no count moves
+// Bisect's first screen in Valgrind's exact counts (design §6): toggles with which no count moves
 // are not timed, and each term's mechanism block (`from` with the term vs `from`).
 //
 //   const arm_counter count = [&](const std::vector<arm_plan>& arms, const std::string& role) {

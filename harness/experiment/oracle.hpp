@@ -75,7 +75,7 @@ struct oracle_listener {
   std::function<void(const search::levels& from, const search::levels& to)> comparing;
   std::function<void(std::size_t configs, int rounds)> matrix;
   std::function<void(const oracle_step& step)> recorded;
-  // What the search has decided so far and the worst case of the seconds it has left (issue #38).
+  // What the search has decided so far and the worst case of the seconds it has left (design §7).
   std::function<void(const search::search_progress& p)> progress;
 };
 

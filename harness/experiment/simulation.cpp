@@ -70,7 +70,7 @@ sample simulated_source::draw(const arm_plan& arm, const benchmark_spec& bench, 
   o.duration_s = 0.0;  // no process ran …
   for (const auto& [metric, model] : s_.metrics) {
     if (metric.compare(0, bench.name.size() + 1, bench.name + ".") != 0) continue;
-    // … unless the scenario models how long one would have (metric_model::run_s, issue #38).
+    // … unless the scenario models how long one would have (metric_model::run_s, design §7).
     if (const double t = search::simulated_run_s(s_, arm.levels, metric); std::isfinite(t)) o.duration_s = t;
     double value = search::simulate(s_, arm.levels, metric, round, rng);
     if (model.layout_cv > 0.0) {

@@ -1,6 +1,6 @@
 // Which benchmarks a pull request can change: those whose programs, run-time environment or named
 // input files differ between the base's build and the head's. Decided from the binaries, not from a
-// map of source paths (issue #26 item 1).
+// map of source paths (design §9.2).
 //
 //   const auto base = gate::fingerprint_of(m_base, base_arm, bench, params, base_tree);
 //   const auto head = gate::fingerprint_of(m_head, head_arm, bench, params, head_tree);

@@ -1,4 +1,4 @@
-// The defaults a change flipped, and what putting each back does (issue #37): the head built again
+// The defaults a change flipped, and what putting each back does (design §5): the head built again
 // with one flipped toggle at the base's level, timed beside the base and the head in one experiment,
 // so that a comment can say "slower 1.08×; reverting FX_X2's default alone gives 1.00×".
 //

@@ -78,7 +78,7 @@ std::string summary_line(const pr_report& r) {
   std::string extra;
   if (g.unconfirmed() > 0) extra += fmt::format(", {} change(s) unconfirmed", g.unconfirmed());
   if (!timed.empty()) extra += fmt::format("; {} benchmark(s) timed, {} not timed (identical programs)", timed.size(), untimed);
-  // A default the change flipped, beside the verdict: the likeliest cause of what moved (issue #37).
+  // A default the change flipped, beside the verdict: the likeliest cause of what moved (design §5).
   std::vector<std::string> flips;
   for (const auto& f : r.flips) flips.push_back(to_text(f));
   if (!flips.empty()) extra += fmt::format("; {} in this change", fmt::join(flips, "; "));

@@ -1,6 +1,6 @@
 // The gate's measurement plan: time the affected benchmarks, then confirm every metric that moved
 // (SLOWER or FASTER, material) with a second, independent experiment — a fresh seed, so a fresh
-// round order and, with layouts, fresh links — before it is reported (issue #26 item 1).
+// round order and, with layouts, fresh links — before it is reported (design §9.2).
 //
 // The experiments are handed in, so the decision is tested without builds:
 //   gate::gate_result r = gate::run_gate(decisions, {.seed = 7}, [&](const gate::experiment_request& q) {

@@ -23,7 +23,7 @@ nlohmann::json to_json(const metric_result& m) {
           {"ratio", m.estimate.ratio()},
           {"ci_low", bound(m.estimate, m.estimate.ratio_low())},
           {"ci_high", bound(m.estimate, m.estimate.ratio_high())}};
-  j.update(report::policy_json(m.policy));  // better, better_from, margin, margin_from (issue #36)
+  j.update(report::policy_json(m.policy));  // better, better_from, margin, margin_from (design §4)
   return j;
 }
 

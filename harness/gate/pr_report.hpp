@@ -32,7 +32,7 @@ struct pr_report {
   std::string base, head;          // full shas: the merge base and the head
   std::string head_ref;            // the branch (or ref) the head came from, as alerts name it
   std::string variant = "defaults";  // how both commits were built: their own defaults, + the toggles named
-  std::vector<default_flip> flips;   // defaults that differ between the two builds (issue #37)
+  std::vector<default_flip> flips;   // defaults that differ between the two builds (design §5)
   std::optional<flip_attribution> attribution;  // once a change is confirmed and a default flipped
   gate_result result;
   fail_on policy = fail_on::regression;

@@ -1,4 +1,4 @@
-// Alerts in the reports and in `abtest alerts --json`: one JSON shape, one table (issue #26).
+// Alerts in the reports and in `abtest alerts --json`: one JSON shape, one table (design §9.1).
 #pragma once
 
 #include <nlohmann/json.hpp>

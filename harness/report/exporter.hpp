@@ -35,7 +35,7 @@ std::string verdict_label(const db::verdict_record& v);
 // The ratio's CI as changes, "[+5.10%, +7.40%]"; "—" without one.
 std::string format_ci(const db::verdict_record& v);
 
-// How the experiment measured, a sentence each (issue #16): its layouts (`--layouts K`) and its duet
+// How the experiment measured, a sentence each (design §6): its layouts (`--layouts K`) and its duet
 // (`--duet`). Empty for a plain run.
 std::vector<std::string> design_remarks(const report_data& r);
 

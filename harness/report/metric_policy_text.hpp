@@ -1,4 +1,4 @@
-// A metric's direction and margin as reports state them (issue #36 item 1): the policy a verdict
+// A metric's direction and margin as reports state them (design §4): the policy a verdict
 // was judged by, stored in its details, read back, and written as text and JSON.
 #pragma once
 

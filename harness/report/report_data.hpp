@@ -50,7 +50,7 @@ struct report_data {
   std::string kind, started_at, status;
   std::string baseline;  // the variant key of the experiment's baseline arm (arm 0)
   std::string headline_metric;  // the metric of the distributions plot
-  // How the experiment measured, from its stored plan (issue #16): each variant linked `layouts`
+  // How the experiment measured, from its stored plan (design §6): each variant linked `layouts`
   // times (`--layouts K`; 0 = once), and both arms at once on a core each (`--duet`).
   int layouts = 0;
   bool duet = false;
@@ -64,12 +64,12 @@ struct report_data {
   // Open (state new) changes for the worse first, then by |magnitude|.
   std::vector<changepoint_row> changepoints;
   std::vector<trend> trends;
-  // The open alerts (new, acknowledged, expected) of the store, newest first (issue #26).
+  // The open alerts (new, acknowledged, expected) of the store, newest first (design §9.1).
   std::vector<db::alert_record> alerts;
   // An experiment with counts (`run --counts`): a block per SLOWER / FASTER timing of an arm with
   // counts (mechanisms.hpp), in arm then benchmark order.
   std::optional<std::vector<mechanism_entry>> mechanisms;
-  // The experiment's `better` / `margin` declarations, from its stored plan (issue #36).
+  // The experiment's `better` / `margin` declarations, from its stored plan (design §4).
   std::vector<stats::metric_rule> metric_rules;
 
   // Which way `metric` is better: as its stored verdict was judged, else by the experiment's rules,

@@ -28,7 +28,7 @@ nlohmann::json to_json(const db::verdict_record& v) {
   if (v.hl_ratio) j["hodges_lehmann"] = {{"ratio", *v.hl_ratio}, {"ci_low", or_null(v.hl_low)}, {"ci_high", or_null(v.hl_high)}};
   if (v.note) j["note"] = *v.note;
   if (const auto l = v.details.find("layouts"); l != v.details.end()) j["layouts"] = *l;
-  j.update(policy_json(policy_of(v)));  // better, better_from, margin, margin_from (issue #36)
+  j.update(policy_json(policy_of(v)));  // better, better_from, margin, margin_from (design §4)
   return j;
 }
 

@@ -1,4 +1,4 @@
-// The duet's estimator (issue #16): paired log differences adjusted for the two things a duet
+// The duet's estimator (design §6): paired log differences adjusted for the two things a duet
 // cannot help but vary — which core each arm ran on, and which arm started first. Measured here on
 // an A/A duet, the arm on the busier core took 2.5× as long, and the arm started second read ~1%
 // faster (it runs alone at the end, without its partner on the sibling core). The scheduler

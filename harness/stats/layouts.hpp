@@ -1,4 +1,4 @@
-// Layout randomization's statistics (issue #16): each arm is linked K times with seeded code
+// Layout randomization's statistics (design §6): each arm is linked K times with seeded code
 // layouts and every layout runs once per round, so a comparison has two levels — layouts within an
 // arm, rounds within a layout (Kalibera & Jones, "Rigorous benchmarking in reasonable time", ISMM
 // 2013). The layout a binary happens to get is a random effect of the build, not of the toggle:

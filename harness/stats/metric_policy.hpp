@@ -1,4 +1,4 @@
-// Which way a metric is better and what margin judges it (issue #36 item 1, design §4): declared in
+// Which way a metric is better and what margin judges it (design §4): declared in
 // the manifest per benchmark or per metric, else inferred from the metric's name or unit.
 //
 // Example:

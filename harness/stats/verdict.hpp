@@ -54,7 +54,7 @@ std::string verdict_label(std::string_view metric, verdict v, better direction);
 // The direction from the name alone (better_for): for callers that hold no plan or stored policy.
 std::string verdict_label(std::string_view metric, verdict v);
 
-// A deterministic count of `abtest run --counts` (issue #16 item 2), `<bench>.counts.<name>` (e.g.
+// A deterministic count of `abtest run --counts` (design §6), `<bench>.counts.<name>` (e.g.
 // synth.counts.Ir): compared exactly from one Valgrind run per arm — no CI, no p-value — and kept
 // out of the Holm family, the regressions and the exit code of the timings.
 bool is_count_metric(std::string_view metric);

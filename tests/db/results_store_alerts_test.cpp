@@ -1,4 +1,4 @@
-// Tests of alerts in db::results_store (issue #26): one per change, sibling metrics grouped, a
+// Tests of alerts in db::results_store (design §9.1): one per change, sibling metrics grouped, a
 // second sighting attached, triage events with notes, the open-alert view, and rows from v5.
 #include <gtest/gtest.h>
 

@@ -374,7 +374,7 @@ TEST(any_build, a_makefile_project_builds_per_variant_with_var_toggles_in_argv_a
   EXPECT_FALSE(fs::exists(proj / "out"));
 }
 
-// Meson, the fourth build system (issue #29): option toggles reach `meson setup` as -D<option>=<value>
+// Meson, the fourth build system (design §3.1): option toggles reach `meson setup` as -D<option>=<value>
 // (a boolean through "values", an integer by its levels), every variant has its own set-up folder,
 // the programs are found through Meson's introspection, the dry run shows the setup line, and a
 // manifest key Meson does not take is refused.
@@ -420,7 +420,7 @@ TEST(any_build, a_meson_project_builds_per_variant_with_option_toggles) {
   EXPECT_NEAR(ratio["W"], 3.0, 1e-12) << j.dump(2);
   EXPECT_NEAR(ratio["H"], 0.5, 1e-12);
   EXPECT_NEAR(ratio["H+W"], 1.5, 1e-12) << j.dump(2);
-  // What each build's options resolved to, from Meson's own record (issue #37).
+  // What each build's options resolved to, from Meson's own record (design §5).
   const auto resolved = run_abtest({"--db", db, "query", "--format", "json",
                                     "SELECT json_extract(details, '$.resolved.W.value') AS w, json_extract(details, '$.resolved.H.level') AS h "
                                     "FROM build WHERE variant = 'H+W'"});

@@ -1,4 +1,4 @@
-// abtest bisect --budget-s on a scenario whose configurations differ in run time and noise (issue #38):
+// abtest bisect --budget-s on a scenario whose configurations differ in run time and noise (design §7):
 // the search ends with what it decided, reported and stored like a finished one.
 #include <gtest/gtest.h>
 

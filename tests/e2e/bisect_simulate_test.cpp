@@ -89,7 +89,7 @@ TEST(bisect_simulate, from_to_and_the_stored_steps_share_one_key) {
 // design §9: culprits push the way of the verdict, offsets pull the other way. In the incident the
 // matrix may also see D4's small gain (ratio ≈ 0.997, below the 1% margin), which once was listed as
 // a culprit of the slowdown, and later as an offset at this seed; since the confirmations carry the
-// matrix's noise (issue #27) they reject it. masking.json is the same on both ends (A2 +5%, D4 −5%),
+// matrix's noise (design §7) they reject it. masking.json is the same on both ends (A2 +5%, D4 −5%),
 // and its culprit is the slowdown with the speed-up as its offset. The reports show the same split.
 TEST(bisect_simulate, a_speed_up_is_an_offset_never_a_culprit) {
   scratch dir("bisect-offsets");
@@ -333,7 +333,7 @@ TEST(bisect_simulate, layouts_and_duet_reach_every_experiment_of_the_search) {
     const auto rows = json_of(q);
     ASSERT_EQ(rows.size(), 1u) << q.out;
     // With --duet only two-variant experiments count: the overall comparison, and confirmations where
-    // the matrix left a culprit undecided (issue #38: one it decided is not measured again).
+    // the matrix left a culprit undecided (design §7; : one it decided is not measured again).
     EXPECT_GE(rows[0]["n"].get<int>(), flag == "--duet" ? 1 : 2) << flag << ": the overall comparison and more";
     EXPECT_EQ(rows[0]["flagged"], rows[0]["n"]) << flag << "\n" << q.out;
     if (flag == "--duet" && j["full_matrix_runs"].get<int>() > 0 && j["method"].get<std::string>().find("factorial") != std::string::npos) {

@@ -1,7 +1,7 @@
 // abtest bisect on a real Cargo crate whose four features are a Debian-packaged dependency's
 // performance switches (tests/fixtures/cargo-regex, regex 1.7): large effects (DFA, literal
 // prefilters), a small one (inlining) and none (cache), configurations whose run times differ ~25-fold
-// and whose noise differs with them (issue #38). Real builds: 16 release builds of the crate (730 s in all), about
+// and whose noise differs with them (design §7). Real builds: 16 release builds of the crate (730 s in all), about
 // 1 min each on a loaded 2-core host — labelled slow. Skipped (never passed) without cargo or
 // Debian's librust-regex-dev.
 #include <gtest/gtest.h>

@@ -80,7 +80,7 @@ TEST_F(commit_bisect, check_exit_codes_for_git_bisect_run) {
 
 // Five commits, the third switching an optimization's option on for everyone (PLANTED_SLOW's
 // default OFF → ON, +30% work): every commit is built with its own defaults, so the flip is found
-// and named (issue #37).
+// and named (design §5).
 TEST(commit_bisect_flip, names_the_commit_and_the_toggle_that_flipped_a_default) {
   use_parent_launcher();
   fixed_git_identity();

@@ -1,4 +1,4 @@
-// `abtest run --duet` end to end on the planted fixture and a two-thread program (issue #16): both
+// `abtest run --duet` end to end on the planted fixture and a two-thread program (design §6): both
 // arms side by side, the exact work verdict, and the refusals (several threads, one CPU, three
 // variants). A duet needs its two cores free, so these run alone (RUN_SERIAL) and skip, saying so,
 // when something outside the suite keeps a core busy. Its rates: layouts_duet_test.cpp and

@@ -41,7 +41,7 @@ void expect_verdict_contract(const nlohmann::json& j, const std::string& where) 
     }
     ASSERT_TRUE(v.contains("verdict") && v["verdict"].is_string()) << where;
     EXPECT_TRUE(verdicts.count(v["verdict"].get<std::string>())) << where << ": verdict " << v["verdict"];
-    // The policy it was judged by (issue #36): direction, margin, and where each came from.
+    // The policy it was judged by (design §4): direction, margin, and where each came from.
     EXPECT_TRUE(v.value("better", "") == "lower" || v.value("better", "") == "higher") << where << "\n" << v.dump(2);
     EXPECT_TRUE(v.contains("margin") && v["margin"].is_number()) << where << "\n" << v.dump(2);
     static const std::set<std::string> sources{"manifest", "inferred", "default"};

@@ -1,5 +1,5 @@
 // `abtest run --layouts K` and `noise-floor --layouts K` end to end on the planted fixture with real
-// builds (issue #16): the relinked programs, the arms they become, the verdicts on the exact work
+// builds (design §6): the relinked programs, the arms they become, the verdicts on the exact work
 // count, and the clear refusals. How often layouts change a timing verdict is a matter of rates:
 // see tests/harness/experiment/layouts_duet_test.cpp and scripts/bench-layouts-duet.sh.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // `abtest pr` on a Rust crate whose pull request adds `planted_slow` to its `default` features
-// (tests/fixtures/cargo-indexer in a generated git repository, real Cargo builds, issue #37): both
+// (tests/fixtures/cargo-indexer in a generated git repository, real Cargo builds, design §5): both
 // sides are built with the crate's own defaults, so the head runs twice the synthesis — timed,
 // confirmed, exit 1, one alert, the feature toggle named, and the head built again without it.
 // Skipped (never passed) without cargo or Debian's smallvec crate.

@@ -1,6 +1,6 @@
 // `abtest pr` as a CI job runs it (docs/ci.md): a clone with full history of a generated repository
 // holding the planted fixture — main, a branch that changes only a file no benchmark reads, a branch
-// that plants 3× the work, one that does not build, one that flips an option's default (issue #37) — `abtest pr --base origin/main --comment pr.md` with $GITHUB_STEP_SUMMARY
+// that plants 3× the work, one that does not build, one that flips an option's default (design §5) — `abtest pr --base origin/main --comment pr.md` with $GITHUB_STEP_SUMMARY
 // set, real builds and real runs.
 #include <gtest/gtest.h>
 
@@ -126,7 +126,7 @@ TEST_F(pr_gate, a_planted_regression_is_confirmed_commented_alerted_and_fails) {
 // A pull request that switches an option on for everyone (option(PLANTED_SLOW … OFF) → ON, +30%
 // work): both sides are built with their own defaults, so the head runs the new default — timed,
 // confirmed, exit 1, one alert, the toggle named beside the verdict, and the head built again with
-// the old default shows that the flip alone accounts for it (issue #37).
+// the old default shows that the flip alone accounts for it (design §5).
 TEST_F(pr_gate, a_flipped_option_default_is_timed_named_and_attributed) {
   scratch dir("pr-flip");
   const auto r = gate("flip", dir);

@@ -1,4 +1,4 @@
-// A metric's direction end to end (issue #36 item 1): the gbench-rate fixture, a real Google
+// A metric's direction end to end (design §4): the gbench-rate fixture, a real Google
 // Benchmark whose items_per_second and bytes_per_second are better higher, built and run by abtest.
 // A toggle that doubles the throughput is FASTER / HIGHER (better) and passes --fail-on-regression;
 // one that halves it fails; a `lines` metric in MB/s is declared `better: higher` in the manifest;

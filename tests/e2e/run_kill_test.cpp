@@ -70,7 +70,7 @@ TEST(run_kill, sigkill_mid_run_leaves_a_sound_database_that_resume_completes) {
   EXPECT_TRUE(db_check_passes(db, &why)) << why;
 }
 
-// Ctrl-C during a bisection's matrix (issue #38): SIGINT ends the search with what it has decided —
+// Ctrl-C during a bisection's matrix (design §7): SIGINT ends the search with what it has decided —
 // the overall verdict, whatever terms are decided, the rest listed as undecided — stored and
 // reported like a finished search, never an error.
 TEST(bisect_interrupt, sigint_in_the_matrix_ends_the_search_with_what_it_decided) {

@@ -1,4 +1,4 @@
-// libFuzzer target: the [features] table read from `cargo metadata` output (issue #37), and the
+// libFuzzer target: the [features] table read from `cargo metadata` output (design §5), and the
 // closure and flags computed from whatever table it yields. Never throws, always terminates.
 #include <cstddef>
 #include <cstdint>

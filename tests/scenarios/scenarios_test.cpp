@@ -122,7 +122,7 @@ TEST(scenarios, spread_five_noise_per_configuration) { run_toggle_scenario("spre
 // optionally stopped ones and the screen's selected terms included, so their 95% intervals are checked
 // against the planted 0/1 effects over seeded replicates: coverage at least 90%. Measured (seeds
 // 7000–7099): 0.940, 0.940, 0.940, 0.960 in the order below; the matrix's own intervals, before they
-// were pooled, covered 0.940, 0.940, 0.910, 0.980. With the issue #38 changes (terms the matrix
+// were pooled, covered 0.940, 0.940, 0.910, 0.980. With noise per configuration (design §7; terms the matrix
 // decided are not confirmed; the weighted fit where the noise differs): 0.933, 0.980, 0.935, 0.960,
 // and for the two heteroscedastic scenarios 0.963 (regex_features) and 0.921 (spread_five).
 TEST(scenarios, culprit_intervals_from_every_run_cover_the_planted_effects) {

@@ -1,6 +1,6 @@
 // Seeded replicates of each toggle scenario through the search: exact culprit sets, and what the search
-// cost beside the full factorial at equal precision (issue #27) — in runs, builds, wall at the unit
-// costs and, where a scenario models its configurations' run seconds (issue #38), in those seconds. A table on stdout; exit 1 when a
+// cost beside the full factorial at equal precision (design §7) — in runs, builds, wall at the unit
+// costs and, where a scenario models its configurations' run seconds (design §7), in those seconds. A table on stdout; exit 1 when a
 // scenario's exact-set rate falls below --min-exact, a scenario of 8+ toggles costs more than
 // --max-ratio of the full factorial in runs or wall, or a smaller one more than --max-ratio-small.
 //

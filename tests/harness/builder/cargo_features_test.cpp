@@ -1,6 +1,6 @@
 // cargo_features: the package's [features] from real `cargo metadata` output
 // (tests/fixtures/cargo-metadata, generate.sh beside it), their closure, and the flags that keep
-// the crate's `default` list in force but for what a handed toggle level turns off (issue #37).
+// the crate's `default` list in force but for what a handed toggle level turns off (design §5).
 #include "harness/builder/cargo_features.hpp"
 
 #include <gtest/gtest.h>

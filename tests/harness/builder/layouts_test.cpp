@@ -1,4 +1,4 @@
-// Layout relinking (issue #16) on the planted fixture: K links from one build's objects, each a
+// Layout relinking (design §6) on the planted fixture: K links from one build's objects, each a
 // different binary that computes the same thing, the same seed giving the same bytes.
 #include "harness/builder/layouts.hpp"
 

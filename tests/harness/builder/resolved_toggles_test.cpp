@@ -1,5 +1,5 @@
 // resolved_toggles: CMake truth, a cache value's level, a Cargo feature set's level, the flips
-// between two builds and their words (issue #37).
+// between two builds and their words (design §5).
 #include "harness/builder/resolved_toggles.hpp"
 
 #include <gtest/gtest.h>

@@ -80,7 +80,7 @@ TEST(analysis, a_rate_that_rises_is_faster_and_its_fall_is_slower) {
 }
 
 // A rate the name does not give away (a `lines` metric in MB/s, `b.level3_mb`) is judged as the
-// plan's rules declare it (issue #36): better higher, and with its own margin; each row says so.
+// plan's rules declare it (design §4): better higher, and with its own margin; each row says so.
 TEST(analysis, a_declared_direction_and_margin_judge_the_metric) {
   for (const double ratio : {0.75, 1.3}) {
     auto samples = planted(ratio, 10, 5);

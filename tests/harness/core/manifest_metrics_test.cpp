@@ -1,4 +1,4 @@
-// The manifest's `better` / `margin` declarations (issue #36 item 1): what they set, that a plan
+// The manifest's `better` / `margin` declarations (design §4): what they set, that a plan
 // keeps them, and each bad input named with its key and fix.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Duet runs (issue #16): two invocations at once, each pinned to its own core, swapped every round;
+// Duet runs (design §6): two invocations at once, each pinned to its own core, swapped every round;
 // multi-threaded samples and hosts with fewer than two CPUs refused with what to do.
 #include "harness/exec/duet.hpp"
 

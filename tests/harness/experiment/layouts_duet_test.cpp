@@ -1,4 +1,4 @@
-// Layouts and duets (issue #16) through the scheduler, the simulated source and the analysis, as
+// Layouts and duets (design §6) through the scheduler, the simulated source and the analysis, as
 // `abtest run --simulate … --layouts K` and `--duet` run them, repeated over many seeds to give
 // rates: how often a toggle that only moves code is called SLOWER/FASTER, how often an A/A duet
 // is, and how much narrower a duet's interval is than the sequential one at the same wall time.
@@ -111,7 +111,7 @@ TEST_F(simulated_runs, a_layout_only_toggle_is_called_by_plain_runs_and_not_with
               plain_rate * 100, layouts_rate * 100, share * 100);
   // A 3% layout draw against 1% noise over 20 runs: most plain runs mistake the layout for the toggle.
   EXPECT_GT(plain_rate, 0.5);
-  // The goal of issue #16: at most 5% with --layouts (binomial sd over 200 runs is 1.5 points).
+  // The goal set for layouts: at most 5% with --layouts (binomial sd over 200 runs is 1.5 points).
   EXPECT_LE(layouts_rate, 0.05);
   EXPECT_GT(share, 0.5);  // most of the variance of the estimate is layout, and the report says so
 }

@@ -1,5 +1,5 @@
 // Flipped defaults in the pull-request comment and --json: named beside the verdict, and each
-// confirmed change attributed by the head built with the old default (issue #37).
+// confirmed change attributed by the head built with the old default (design §5).
 #include "harness/gate/attribution.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // A report of a 64-variant nightly matrix (six toggles, full factorial), built in memory: the size
-// at which the HTML plots must stay readable (issue #17: a 32-variant incident drew one line of
+// at which the HTML plots must stay readable (the first-run work: a 32-variant incident drew one line of
 // overlapping labels and 32 lines in one frame).
 #pragma once
 

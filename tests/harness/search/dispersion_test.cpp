@@ -1,4 +1,4 @@
-// Tests of the dispersion model and the weighted factorial fit (issue #38), over seeded replicates.
+// Tests of the dispersion model and the weighted factorial fit (design §7), over seeded replicates.
 #include "harness/search/dispersion.hpp"
 
 #include <gtest/gtest.h>

@@ -250,7 +250,7 @@ TEST(toggle_bisect, the_search_is_priced_beside_the_full_factorial) {
 }
 
 // The issue's Cargo case: two big features whose interaction (0.83×) pulls against the slowdown. The
-// matrix decides it (its interval is clear of the margin, issue #38): it is an offset, not a rejected
+// matrix decides it (its interval is clear of the margin, design §7): it is an offset, not a rejected
 // candidate, and not measured again.
 TEST(toggle_bisect, an_interaction_pulling_the_other_way_is_an_offset_by_heredity) {
   const auto toggles = named(4);

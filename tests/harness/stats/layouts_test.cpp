@@ -1,5 +1,5 @@
 // The two-level layouts × rounds comparison: fixed inputs against SciPy, and a seeded simulation of
-// a toggle that changes only the code layout (issue #16's must-show, on the statistics alone).
+// a toggle that changes only the code layout (design §6; 's must-show, on the statistics alone).
 #include "harness/stats/layouts.hpp"
 
 #include <gtest/gtest.h>

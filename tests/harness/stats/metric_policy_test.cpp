@@ -1,4 +1,4 @@
-// A metric's direction and margin (issue #36 item 1): inference from name and unit, the manifest's
+// A metric's direction and margin (design §4): inference from name and unit, the manifest's
 // rules by specificity, and the verdicts and labels they give.
 #include "harness/stats/metric_policy.hpp"
 
