@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that the front door tells the truth: README's Layout lists exactly the folders the tree has
 # (top level and harness/), every `design §n` cited anywhere resolves to a heading of docs/design.md,
-# and every relative link in README.md and docs/*.md points at a file that exists.
+# every relative link in README.md and docs/*.md points at a file that exists, and nothing cites an
+# `issue #N` (the tracker is not in the repository: a comment says what it means or cites design §n).
 # Usage: readme_layout_test.sh [REPO_ROOT]
 set -uo pipefail
 root="${1:-$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -51,6 +52,11 @@ for doc in README.md docs/*.md; do
   done < <(grep -oE '\]\([^)]+\)' "$doc" | sed 's/^](\(.*\))$/\1/')
 done
 
+# No `issue #N` tags: this file's own pattern is built so that it does not match itself.
+tag='issue'' #[0-9]'
+tagged=$(grep -rlE "$tag" --exclude-dir=build --exclude-dir=node_modules --exclude-dir='.[a-z]*' . | head -5)
+[[ -z "$tagged" ]] || fail "'issue #N' tags in: $(echo $tagged) — say what it meant, or cite the design § that describes it"
+
 cited_count=$(wc -w <<<"$cited")
 if ((failures)); then echo "$failures problem(s)"; exit 1; fi
-echo "README layout matches the tree ($(wc -l <<<"$actual_top") top-level, $(wc -l <<<"$actual_harness") harness folders); $cited_count design sections cited, all resolve; links resolve"
+echo "README layout matches the tree ($(wc -l <<<"$actual_top") top-level, $(wc -l <<<"$actual_harness") harness folders); $cited_count design sections cited, all resolve; links resolve; no issue tags"
