@@ -54,7 +54,7 @@ done
 
 # No `issue #N` tags: this file's own pattern is built so that it does not match itself.
 tag='issue'' #[0-9]'
-tagged=$(grep -rlE "$tag" --exclude-dir=build --exclude-dir=node_modules --exclude-dir='.[a-z]*' . | head -5)
+tagged=$(grep -rliE "$tag" --exclude-dir=build --exclude-dir=node_modules --exclude-dir='.[a-z]*' . | head -5)
 [[ -z "$tagged" ]] || fail "'issue #N' tags in: $(echo $tagged) — say what it meant, or cite the design § that describes it"
 
 cited_count=$(wc -w <<<"$cited")
