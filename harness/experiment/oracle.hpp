@@ -42,7 +42,7 @@ struct oracle_settings {
   const search::scenario* scenario = nullptr;  // its parsed form; must outlive the oracle
   std::string parent;              // experiment that gets one bisect_step per comparison ("" = none)
   std::string command_line;
-  // Issue #16, for every experiment the oracle runs (the command checks the combinations):
+  // Layouts, duets and counts (design §6), for every experiment the oracle runs (the command checks the combinations):
   int layouts = 0;      // > 0: each variant runs as this many seeded relinks (fixed rounds only; needs a relinker)
   bool duet = false;    // an experiment of two variants runs each pair at once, one core each (fixed rounds only)
   bool counts = false;  // each variant's benchmarks counted once under Valgrind; reused by later experiments

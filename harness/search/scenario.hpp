@@ -27,13 +27,13 @@ struct metric_model {
   double outlier_rate = 0.0;  // probability that a sample is an outlier …
   double outlier_scale = 1.0; // … whose value is multiplied by this
   double drift_per_round = 0.0;  // relative change per round: log(value) += round · ln(1 + drift)
-  // Issue #16. Where the linker put the code: each build (and each relinked layout) of a variant is
+  // Layouts (design §6). Where the linker put the code: each build (and each relinked layout) of a variant is
   // off by its own fixed N(0, ln(1 + layout_cv)²), drawn once per (variant, layout).
   double layout_cv = 0.0;
   // The moment's disturbance (other tenants, frequency): N(0, ln(1 + shared_noise_cv)²) drawn anew
   // for each invocation run alone, and once for the two invocations of a duet, which share it.
   double shared_noise_cv = 0.0;
-  // Issue #38, real projects: configurations whose noise and run time differ 100-fold. The noise's
+  // Real projects (design §7): configurations whose noise and run time differ 100-fold. The noise's
   // sd ln(1 + noise_cv) is multiplied by exp(Σ active noise_effects); one run of a variant takes
   // run_s · exp(Σ active run_s_effects) seconds (run_s 0: run times not modelled).
   std::vector<scenario_effect> noise_effects;

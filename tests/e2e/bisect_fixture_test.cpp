@@ -31,7 +31,7 @@ TEST(bisect_fixture, names_the_culprit_and_the_pair_and_skips_broken) {
   EXPECT_EQ(j["skipped"], nlohmann::json::array({"BROKEN"}));
   EXPECT_EQ(j["full_matrix_runs"].get<int>(), 16 * 3) << "SLOW, PAIR1, PAIR2, NULL: 2^4 configurations × 3 rounds";
   EXPECT_EQ(j["rejected"].size(), 0u);
-  // Issue #27: the price, beside the full factorial's at the culprits' precision (whole rounds of 16).
+  // The price (design §7), beside the full factorial's at the culprits' precision (whole rounds of 16).
   EXPECT_EQ(j["plan"]["design"], "full 2^4");
   EXPECT_EQ(j["full_factorial"]["builds"].get<int>(), 16);
   EXPECT_EQ(j["full_factorial"]["runs"].get<int>() % 16, 0) << j["full_factorial"];
@@ -39,7 +39,7 @@ TEST(bisect_fixture, names_the_culprit_and_the_pair_and_skips_broken) {
   EXPECT_GE(j["builds"].get<int>(), 16);
 }
 
-// Issue #16: `bisect --counts` counts each toggle's variants first; LAYOUT (the same instructions, the
+// Counts (design §6): `bisect --counts` counts each toggle's variants first; LAYOUT (the same instructions, the
 // hot loop moved) and NULL (identical binaries) move no count and are not timed, so the factorial runs
 // over SLOW, PAIR1 and PAIR2 only; each culprit carries its mechanism block, the pair's counted on
 // the configuration with both.

@@ -40,7 +40,7 @@ TEST(bisect_simulate, incident_names_a1_and_b1_in_the_json_contract) {
   EXPECT_TRUE(j["skipped"].empty());
   EXPECT_GT(j["runs"].get<int>(), 0);
   EXPECT_EQ(j["full_matrix_runs"].get<int>(), 32 * j["plan"]["rounds"].get<int>()) << "2^5 configurations at the matrix's rounds";
-  // Issue #27: the price of the search beside the full factorial's at the culprits' precision.
+  // The price of the search beside the full factorial's at the culprits' precision.
   EXPECT_EQ(j["plan"]["design"], "half 2^(5-1) E=ABCD");
   EXPECT_EQ(j["full_factorial"]["builds"].get<int>(), 32);
   EXPECT_EQ(j["full_factorial"]["runs"].get<int>() % 32, 0);
@@ -227,7 +227,7 @@ TEST(bisect_simulate, metric_must_exist) {
   EXPECT_NE(r.err.find("--metric"), std::string::npos) << r.err;
 }
 
-// Issue #27: the plan is printed before anything is built, and --design overrides it.
+// The plan is printed before anything is built, and --design overrides it.
 TEST(bisect_simulate, design_overrides_the_priced_plan) {
   scratch dir("bisect-design");
   const std::string db = (dir.path() / "r.db").string();
@@ -280,7 +280,7 @@ TEST(matrix_simulate, shards_split_the_design_and_record_it) {
   EXPECT_EQ(seen.size(), 15u) << "together the shards cover the design";
 }
 
-// Issue #16 in the searches: --layouts and --duet reach each experiment a matrix or a bisection runs
+// Layouts and duets (design §6) in the searches: --layouts and --duet reach each experiment a matrix or a bisection runs
 // (with a scenario nothing is linked: each layout is a seeded arm), and what cannot work is refused
 // before anything runs.
 TEST(matrix_simulate, layouts_make_each_configuration_k_arms_and_its_layouts_the_replicates) {

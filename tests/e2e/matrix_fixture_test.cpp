@@ -55,7 +55,7 @@ TEST(matrix_fixture, a_config_that_does_not_build_is_skipped_and_reported) {
   EXPECT_EQ(measured, (std::set<std::string>{"SLOW"})) << "one verdict per metric, for the one configuration that built";
 }
 
-// Issue #16 in a matrix on real builds: --layouts relinks every configuration K times (the effect on
+// Layouts (design §6) in a matrix on real builds: --layouts relinks every configuration K times (the effect on
 // the exact work count stays exact whatever the layout, its replicates the layouts), and --counts
 // counts each configuration once under Valgrind and explains its moved verdicts.
 TEST(matrix_fixture, layouts_and_counts_reach_every_configuration) {

@@ -133,7 +133,7 @@ TEST_F(nightly_job, the_canary_keeps_a_change_in_the_code) {
   EXPECT_NE(read(dir_ / "c" / "out" / "report.md").find("| A1 | proof.total_s |"), std::string::npos);
 }
 
-// Issue #26: a confirmed change point opens an alert; once the metric is back, a later night
+// Alerts (design §9.1): a confirmed change point opens an alert; once the metric is back, a later night
 // closes it as fixed and the job passes again.
 TEST_F(nightly_job, an_alert_opens_on_a_confirmed_step_and_closes_when_it_is_undone) {
   const auto alerts = [&](const std::string& extra) {

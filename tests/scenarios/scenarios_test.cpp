@@ -114,7 +114,7 @@ TEST(scenarios, interaction_only_pair) { run_toggle_scenario("interaction.json")
 TEST(scenarios, masking_pair) { run_toggle_scenario("masking.json"); }
 TEST(scenarios, incident) { run_toggle_scenario("incident.json"); }
 TEST(scenarios, many_toggles_group_testing) { run_toggle_scenario("many_toggles.json"); }
-// Issue #38: configurations whose run times span 100-fold and whose noise differs (noise_effects).
+// Real projects (design §7): configurations whose run times span 100-fold and whose noise differs (noise_effects).
 TEST(scenarios, regex_features_noise_per_configuration) { run_toggle_scenario("regex_features.json"); }
 TEST(scenarios, spread_five_noise_per_configuration) { run_toggle_scenario("spread_five.json"); }
 

@@ -110,7 +110,7 @@ TEST(bisect_progress, rounds_a_matrix_adds_are_its_own_step) {
   EXPECT_EQ(lines[5].rfind("step 4/", 0), 0u) << lines[5];
 }
 
-// Issue #38: once the search prices what it has left at its configurations' measured seconds, the
+// Once the search prices what it has left at its configurations' measured seconds, the
 // lines say the worst case ("≤ N min left") and name the terms it decided as soon as it decides them.
 TEST(bisect_progress, the_search_s_worst_case_and_decided_terms_are_shown) {
   bisect_step_line l;

@@ -123,7 +123,7 @@ TEST(simulate, noise_and_outliers_have_the_stated_size) {
   EXPECT_NEAR(stats::mean(logs), std::log(88.9), 0.001) << "seed " << seed;
 }
 
-// Issue #38: a configuration's noise and run seconds follow its toggles (noise_effects, run_s); a
+// Noise per configuration (design §7): a configuration's noise and run seconds follow its toggles (noise_effects, run_s); a
 // scenario without them draws exactly what it drew and has no run seconds.
 TEST(simulate, noise_and_run_seconds_per_configuration) {
   json j = example;

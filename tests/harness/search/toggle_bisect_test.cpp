@@ -337,7 +337,7 @@ TEST(toggle_bisect, confirmations_after_a_matrix_carry_its_noise) {
   }
 }
 
-// Issue #38: a term the matrix decided — its always-valid interval clear of the margin — is not
+// Every run counts once (design §7): a term the matrix decided — its always-valid interval clear of the margin — is not
 // confirmed again by A/Bs that repeat what the matrix measured.
 TEST(toggle_bisect, a_term_the_matrix_decided_is_not_confirmed_again) {
   const auto toggles = named(4);
@@ -366,7 +366,7 @@ TEST(toggle_bisect, the_cheaper_end_confirms_first) {
   EXPECT_GT(r.run_seconds, 0.0);
 }
 
-// Issue #38: a search told to stop (--budget-s, Ctrl-C) starts nothing new and ends with what it has
+// The budget (design §7): a search told to stop (--budget-s, Ctrl-C) starts nothing new and ends with what it has
 // decided: a culprit the matrix decided stays one; a candidate not yet confirmed is undecided, with
 // what every run says of it.
 TEST(toggle_bisect, a_stopped_search_ends_with_what_it_decided) {
