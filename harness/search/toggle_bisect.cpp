@@ -89,58 +89,76 @@ std::vector<std::string> decided_terms(const factorial_analysis& screen, const s
 
 }  // namespace
 
-bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,
-                             const search_options& options) {
-  search_session session(o, toggles);
-  if (options.stop) session.set_stop(options.stop);
-  bisect_report report;
-  report.from_key = variant_key(toggles, from);
-  report.to_key = variant_key(toggles, to);
-  const std::vector<factor> factors = differing_factors(toggles, from, to, options.exclude);
-  for (const factor& f : differing_factors(toggles, from, to)) {
-    if (std::find(options.exclude.begin(), options.exclude.end(), f.toggle) != options.exclude.end()) {
-      report.skipped.push_back(f.toggle);
-    }
-  }
-  const int k = static_cast<int>(factors.size());
-  report.method = "none";
-  if (k == 0) return report;
-  levels to_kept = from;  // `to` without the excluded toggles: what the search can explain
-  for (const factor& f : factors) to_kept[f.toggle] = f.high;
+namespace {
+
+// One toggle bisection, in the steps bisect_toggles takes: the overall A/B and the plan, the screen
+// (a factorial matrix or group testing), the confirmations, the fit of every run, the bill. What
+// one step hands the next is kept here.
+struct toggle_bisection {
+  const search_options& options;
+  search_session session;
+  const levels& from;
+  const std::vector<factor> factors;
+  const int k;
+  levels to_kept;  // `to` without the excluded toggles: what the search can explain
   ask_options how;
-  how.margin = options.search_margin;
-  how.alpha = options.alpha;
-  report.overall = session.ask(from, to_kept, how);
-
-  // The noise measured so far, where the overall A/B measured it: its 80% upper confidence bound
-  // (χ² on the A/B's degrees of freedom), so that a low draw of a few rounds does not leave the
-  // matrix short of power.
-  unit_costs costs = options.costs;
-  if (const double s = session.pooled_sigma(); std::isfinite(s) && s > 0.0) {
-    const double df = session.pooled_df();
-    costs.sigma = std::sqrt(stats::variance_upper_bound(s * s, df, 0.8));
-  }
-  plan_options po;
-  po.design = options.design;
-  po.margin = options.search_margin;
-  po.alpha = options.alpha;
-  po.matrix_rounds = options.matrix_rounds;
-  report.plan = plan_search(k, costs, po);
-  const priced_design& chosen = report.plan.chosen;
-
+  unit_costs costs;
+  bisect_report report;
   std::vector<std::pair<culprit, std::vector<int>>> found;  // each term with its factor indices
-  double fallback_width = report.overall.estimate.has_ci ? (report.overall.estimate.ci_high - report.overall.estimate.ci_low) / 2.0
-                                                         : std::numeric_limits<double>::infinity();
-  int rounds_per_arm = chosen.rounds;
+  double fallback_width = std::numeric_limits<double>::infinity();
+  int rounds_per_arm = 0;
   std::map<std::vector<std::string>, double> se_factor_of;  // a matrix term's SE·√N/σ̂, by its toggles
   matrix_noise noise;  // after a matrix: its noise, which the confirmations' A/Bs carry
-  noise.factors = &factors;
   int min_rounds = 0;
   std::vector<std::vector<int>> model;  // the terms of the pooled fit: the matrix's re-fitted ones
   std::vector<std::string> decided;     // what the step lines call decided so far
-  if (session.out_of_time()) {
-    report.stopped = true;
-  } else if (chosen.design != design_choice::group) {
+
+  toggle_bisection(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from_, const levels& to,
+                   const search_options& options_)
+      : options(options_),
+        session(o, toggles),
+        from(from_),
+        factors(differing_factors(toggles, from_, to, options_.exclude)),
+        k(static_cast<int>(factors.size())),
+        to_kept(from_) {
+    if (options.stop) session.set_stop(options.stop);
+    report.from_key = variant_key(toggles, from);
+    report.to_key = variant_key(toggles, to);
+    for (const factor& f : differing_factors(toggles, from, to))
+      if (std::find(options.exclude.begin(), options.exclude.end(), f.toggle) != options.exclude.end())
+        report.skipped.push_back(f.toggle);
+    report.method = "none";
+    for (const factor& f : factors) to_kept[f.toggle] = f.high;
+    noise.factors = &factors;
+  }
+
+  // The overall A/B, then the design priced with the noise it measured: its 80% upper confidence
+  // bound (χ² on the A/B's degrees of freedom), so that a low draw of a few rounds does not leave
+  // the matrix short of power.
+  void measure_overall_and_plan() {
+    how.margin = options.search_margin;
+    how.alpha = options.alpha;
+    report.overall = session.ask(from, to_kept, how);
+    costs = options.costs;
+    if (const double s = session.pooled_sigma(); std::isfinite(s) && s > 0.0) {
+      const double df = session.pooled_df();
+      costs.sigma = std::sqrt(stats::variance_upper_bound(s * s, df, 0.8));
+    }
+    plan_options po;
+    po.design = options.design;
+    po.margin = options.search_margin;
+    po.alpha = options.alpha;
+    po.matrix_rounds = options.matrix_rounds;
+    report.plan = plan_search(k, costs, po);
+    const stats::log_estimate& overall = report.overall.estimate;
+    if (overall.has_ci) fallback_width = (overall.ci_high - overall.ci_low) / 2.0;
+    rounds_per_arm = report.plan.chosen.rounds;
+  }
+
+  // The factorial screen (full or half fraction); false when it was stopped before it had one
+  // complete round to fit (Ctrl-C inside its first rounds).
+  bool screen_by_matrix() {
+    const priced_design& chosen = report.plan.chosen;
     const design plan = chosen.design == design_choice::full ? full_factorial(k) : fractional_factorial(k);
     std::vector<levels> configs;
     for (const std::vector<int>& run : plan.runs) configs.push_back(apply(from, factors, run));
@@ -160,16 +178,9 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
     try {
       f = factorial_search(session, from, factors, plan, chosen.rounds, options.alpha, options.margin, stop_margin, on_batch);
     } catch (const std::invalid_argument&) {
-      // Ctrl-C inside the matrix's first rounds can leave no complete round to fit: stopped before
-      // the matrix said anything (an error otherwise, as before).
-      if (!session.out_of_time()) throw;
+      if (!session.out_of_time()) throw;  // an error, as before, unless the search was stopped
       report.stopped = true;
-      report.comparisons = session.comparisons();
-      report.runs = session.runs();
-      report.builds = session.builds();
-      report.run_seconds = session.seconds();
-      report.used = priced(report.builds, report.runs, costs);
-      return report;
+      return false;
     }
     report.stopped = session.out_of_time();
     rounds_per_arm = f.rounds;
@@ -177,6 +188,12 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
                                           : "factorial 2^(" + std::to_string(k) + "-" +
                                                 std::to_string(f.plan.generators.size()) + ")";
     for (const std::string& g : f.plan.generators) report.method += " " + g;
+    take_matrix_terms(f);
+    return true;
+  }
+
+  // The matrix's culprit candidates, and what the confirmations and the pooled fit take from it.
+  void take_matrix_terms(factorial_outcome& f) {
     const double runs_fitted = static_cast<double>(f.screen.configs) * f.screen.rounds;
     // A term the matrix decided — its always-valid interval (at α over the re-fitted terms) clear of
     // the margin — is not measured again: the confirmations are for what it could not separate. In a
@@ -203,7 +220,9 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
       for (int j = 0; j < k; ++j)
         if (std::find(model.begin(), model.end(), std::vector<int>{j}) == model.end()) model.push_back({j});
     report.analysis = std::move(f.screen);
-  } else {
+  }
+
+  void screen_by_groups() {
     report.method = "group testing";
     // Bonferroni over the comparisons on one search path (2 per halving) keeps the chance that a
     // culprit-free half passes for a culprit small; the always-valid CI makes stopping free.
@@ -219,11 +238,12 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
     // The matrix at the same measuring effort: rounds per arm of an average comparison.
     rounds_per_arm = session.comparisons() ? (session.rounds() + session.comparisons() - 1) / session.comparisons() : 0;
   }
+
   // The options of a confirmation's A/B of a against b: after a matrix, the difference's variance
   // as it measured the two, and the mixture at the scale of the effect it checks, which decides
   // sooner (Johari et al. 2017, §4).
-  const auto confirm_how = [&](double effect) {
-    return [&, effect](const levels& a, const levels& b) {
+  std::function<ask_options(const levels&, const levels&)> confirm_how(double effect) const {
+    return [this, effect](const levels& a, const levels& b) {
       ask_options h = how;
       h.known_variance = noise.of({a, b});
       if (std::isfinite(h.known_variance)) {
@@ -232,20 +252,23 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
       }
       return h;
     };
-  };
-  // The worst case of what is left to confirm, in seconds at the configurations it runs.
-  // The configurations with `members` at their high levels, the others at `base` (0 = from's, 1 = to's).
-  const auto with_members = [&](const std::vector<int>& members, int base, int level) {
+  }
+
+  // The configuration with `members` at `level` (1: to's), the others at `base` (0: from's).
+  levels with_members(const std::vector<int>& members, int base, int level) const {
     std::vector<int> z(static_cast<std::size_t>(k), base);
     for (int j : members) z[static_cast<std::size_t>(j)] = level;
     return apply(from, factors, z);
-  };
+  }
+
   // A pair's four cells: from, from + i, from + j, from + both.
-  const auto cells_of = [&](const std::vector<int>& members) {
-    return std::vector<levels>{from, with_members({members[0]}, 0, 1), with_members({members[1]}, 0, 1), with_members(members, 0, 1)};
-  };
-  // The worst case of what is left to confirm, in seconds at the configurations it runs.
-  const auto confirmations_left_s = [&](std::size_t next) {
+  std::vector<levels> cells_of(const std::vector<int>& members) const {
+    return {from, with_members({members[0]}, 0, 1), with_members({members[1]}, 0, 1), with_members(members, 0, 1)};
+  }
+
+  // The worst case of what is left to confirm from `found[next]` on, in seconds at the
+  // configurations it runs.
+  double confirmations_left_s(std::size_t next) {
     double s = 0.0;
     for (std::size_t i = next; i < found.size(); ++i) {
       const std::vector<int>& members = found[i].second;
@@ -255,44 +278,53 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
                                                               round_s(session, {to_kept, with_members(members, 1, 0)}));
     }
     return s;
-  };
-  // Main effects (and sets the A/Bs can test) first, so that a pair can lean on a parent (heredity).
-  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
-  std::map<std::vector<std::string>, std::vector<int>> members_of;
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    auto& [c, members] = found[i];
-    members_of[c.toggles] = members;
-    if (!c.confirmed && options.confirm && session.out_of_time()) {
-      report.stopped = true;
-      c.support = "undecided";
-      report.undecided.push_back(std::move(c));
-      continue;
-    }
-    if (!c.confirmed && options.confirm) {
-      session.tell({decided, confirmations_left_s(i)});
-      if (members.size() == 2) {
-        confirm_pair(session, from, factors, c, members, report.culprits, options, noise.of(cells_of(members)), min_rounds);
-      } else {
-        c.confirmed = confirm_main(session, from, to_kept, factors, members, c.effect, confirm_how(c.effect));
-        c.support = "A/Bs";
-      }
-    }
-    if (c.confirmed.value_or(false)) {
-      std::string term = c.toggles.front();
-      for (std::size_t t = 1; t < c.toggles.size(); ++t) term += "*" + c.toggles[t];
-      char ratio[32];
-      std::snprintf(ratio, sizeof ratio, " %.2f×", std::exp(c.effect));
-      if (std::none_of(decided.begin(), decided.end(), [&](const std::string& d) { return d.rfind(term + " ", 0) == 0; }))
-        decided.push_back(term + ratio);
-    }
-    report.culprits.push_back(std::move(c));
   }
+
+  // Each candidate the screen did not decide is confirmed (design §7), main effects first so that a
+  // pair can lean on a parent (heredity); once stopped, the rest are undecided.
+  void confirm_found() {
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      auto& [c, members] = found[i];
+      if (!c.confirmed && options.confirm && session.out_of_time()) {
+        report.stopped = true;
+        c.support = "undecided";
+        report.undecided.push_back(std::move(c));
+        continue;
+      }
+      if (!c.confirmed && options.confirm) {
+        session.tell({decided, confirmations_left_s(i)});
+        if (members.size() == 2) {
+          confirm_pair(session, from, factors, c, members, report.culprits, options, noise.of(cells_of(members)), min_rounds);
+        } else {
+          c.confirmed = confirm_main(session, from, to_kept, factors, members, c.effect, confirm_how(c.effect));
+          c.support = "A/Bs";
+        }
+      }
+      if (c.confirmed.value_or(false)) note_decided(c);
+      report.culprits.push_back(std::move(c));
+    }
+  }
+
+  // A confirmed term joins the step lines' "decided" ("A1*B1 1.30×") unless the matrix named it.
+  void note_decided(const culprit& c) {
+    std::string term = c.toggles.front();
+    for (std::size_t t = 1; t < c.toggles.size(); ++t) term += "*" + c.toggles[t];
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, " %.2f×", std::exp(c.effect));
+    if (std::none_of(decided.begin(), decided.end(), [&](const std::string& d) { return d.rfind(term + " ", 0) == 0; }))
+      decided.push_back(term + ratio);
+  }
+
   // What is reported comes from every run the search made: the matrix, the overall A/B and the
   // confirmations, in one fit (pooled_fit.hpp), each run weighed by its configuration's noise — the
   // decisions above stay with the evidence each step was entitled to (the confirmations' own fresh
   // runs).
-  const auto relative_variance = [&](const levels& l) { return noise.dispersion.relative_variance(noise.run_of(l)); };
-  if (const pooled_fit pooled = fit_every_run(session, factors, model, 0.95, relative_variance); !pooled.terms.empty()) {
+  void pool_every_run() {
+    const auto relative_variance = [&](const levels& l) { return noise.dispersion.relative_variance(noise.run_of(l)); };
+    const pooled_fit pooled = fit_every_run(session, factors, model, 0.95, relative_variance);
+    if (pooled.terms.empty()) return;
+    const double band = std::log1p(options.margin);
     for (const term_effect& t : pooled.terms) {
       const std::vector<std::string> term = names(factors, t.factors);
       bool listed = false;
@@ -306,23 +338,53 @@ bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles,
           }
       // Stopped: a term the search had not decided either way is said to be undecided, with what
       // every run says of it.
-      const double band = std::log1p(options.margin);
       if (report.stopped && !listed && !(t.ci_low > -band && t.ci_high < band))
         report.undecided.push_back({term, t.estimate, t.ci_low, t.ci_high, std::nullopt, "undecided"});
     }
     costs.sigma = pooled.sigma;
     if (report.culprits.empty()) fallback_width = narrowest_main(pooled.terms);
   }
-  report.comparisons = session.comparisons();
-  report.runs = session.runs();
-  report.builds = session.builds();
-  report.run_seconds = session.seconds();
-  report.used = priced(report.builds, report.runs, costs);
-  report.sigma = costs.sigma;
-  std::tie(report.half_width, report.se_factor) = binding_term(report.culprits, fallback_width, se_factor_of);
-  report.full_factorial = full_factorial_at(k, report.half_width, costs, 2, report.se_factor);
-  report.full_matrix_runs = (1LL << std::min(k, 40)) * rounds_per_arm;
-  return report;
+
+  // What the search spent: comparisons, runs, builds, their seconds and price.
+  void count_spent() {
+    report.comparisons = session.comparisons();
+    report.runs = session.runs();
+    report.builds = session.builds();
+    report.run_seconds = session.seconds();
+    report.used = priced(report.builds, report.runs, costs);
+  }
+
+  // The spending beside the full factorial that reaches the same precision (binding_term).
+  void settle_bill() {
+    count_spent();
+    report.sigma = costs.sigma;
+    std::tie(report.half_width, report.se_factor) = binding_term(report.culprits, fallback_width, se_factor_of);
+    report.full_factorial = full_factorial_at(k, report.half_width, costs, 2, report.se_factor);
+    report.full_matrix_runs = (1LL << std::min(k, 40)) * rounds_per_arm;
+  }
+};
+
+}  // namespace
+
+bisect_report bisect_toggles(oracle& o, const std::vector<toggle_spec>& toggles, const levels& from, const levels& to,
+                             const search_options& options) {
+  toggle_bisection b(o, toggles, from, to, options);
+  if (b.k == 0) return std::move(b.report);
+  b.measure_overall_and_plan();
+  if (b.session.out_of_time()) {
+    b.report.stopped = true;
+  } else if (b.report.plan.chosen.design != design_choice::group) {
+    if (!b.screen_by_matrix()) {  // stopped before the matrix said anything: what was spent, no more
+      b.count_spent();
+      return std::move(b.report);
+    }
+  } else {
+    b.screen_by_groups();
+  }
+  b.confirm_found();
+  b.pool_every_run();
+  b.settle_bill();
+  return std::move(b.report);
 }
 
 }  // namespace abtest::search
