@@ -2,14 +2,14 @@
 # Builds the libFuzzer targets of tests/fuzz with clang (ASan + UBSan) and runs each for a bounded
 # time, starting from the checked-in corpus (new inputs go to a scratch copy, not the source tree).
 #
-# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default 60 s; targets: manifest parsers scenario cargo_metadata cargo
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default 60 s; targets: manifest parsers scenario cargo_metadata cargo counts
 # A crash leaves its input in build/fuzz/artifacts/ and fails the script.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(manifest parsers scenario cargo_metadata cargo)
+[[ ${#targets[@]} -gt 0 ]] || targets=(manifest parsers scenario cargo_metadata cargo counts)
 
 clangxx="$(command -v clang++ || command -v clang++-14 || true)"
 if [[ -z "$clangxx" ]] || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
