@@ -185,6 +185,64 @@ std::optional<std::string> valgrind_version(const std::string& valgrind, std::st
   return version;
 }
 
+namespace {
+
+// With same_argv0: a link to the program in a fresh folder, named as the program is, so that both
+// arms run under one argv[0] (and one path length); false with result.error set when it cannot.
+bool link_argv0(const counts_options& o, std::optional<scratch_folder>& folder, counts_options& run, counts_result& result) {
+  folder.emplace(std::filesystem::path(), result.error);
+  if (!result.error.empty()) return false;
+  std::error_code ec;
+  const std::filesystem::path target = std::filesystem::absolute(
+      o.working_dir.empty() ? std::filesystem::path(o.argv[0]) : o.working_dir / o.argv[0], ec);
+  const std::filesystem::path link = folder->path() / target.filename();
+  if (!ec) std::filesystem::create_symlink(target, link, ec);
+  if (ec) {
+    result.error = fmt::format("cannot link {} as {}: {} — set TMPDIR to a writable folder, or turn "
+                               "same_argv0 off", target.string(), link.string(), ec.message());
+    return false;
+  }
+  run.argv[0] = link.string();
+  return true;
+}
+
+// The whole program under cachegrind, or only the region under callgrind (same simulation).
+std::vector<std::string> cache_sim_flags(const counts_options& o, const std::string& tool, const std::filesystem::path& out) {
+  std::vector<std::string> flags = {"--cache-sim=yes", "--branch-sim=yes", "--" + tool + "-out-file=" + out.string()};
+  if (!o.region.empty()) {
+    flags.insert(flags.end(), {"--collect-atstart=no", "--toggle-collect=" + o.region, "--compress-strings=no",
+                               "--compress-pos=no"});
+  }
+  if (o.i1) flags.push_back(geometry_flag("I1", o.i1));
+  if (o.d1) flags.push_back(geometry_flag("D1", o.d1));
+  if (o.ll) flags.push_back(geometry_flag("LL", o.ll));
+  return flags;
+}
+
+// DHAT's totals and sites added to `c`; false with result.error set when it failed.
+bool add_allocations(const counts_options& run, const scratch_folder& scratch, const std::filesystem::path& kept_log,
+                     count_set& c, counts_result& result) {
+  exec::process_result process;
+  const std::filesystem::path dhat_out = scratch.path() / "dhat.json";
+  if (!run_tool(run, "dhat", {"--dhat-out-file=" + dhat_out.string()}, scratch.path() / "dhat.log", kept_log, result,
+                process))
+    return false;
+  result.dhat_wall_s = process.usage.wall_s;
+  dhat_profile dhat = parse_dhat(read_file(dhat_out));
+  if (!dhat.error.empty()) {
+    result.error = fmt::format("{}: {}", dhat_out.string(), dhat.error);
+    return false;
+  }
+  c.totals["alloc_blocks"] = dhat.blocks;
+  c.totals["alloc_bytes"] = dhat.bytes;
+  c.totals["alloc_peak_blocks"] = dhat.peak_blocks;
+  c.totals["alloc_peak_bytes"] = dhat.peak_bytes;
+  c.alloc_sites = std::move(dhat.sites);
+  return true;
+}
+
+}  // namespace
+
 counts_result run_counts(const counts_options& o) {
   counts_result result;
   if (o.argv.empty()) {
@@ -195,42 +253,19 @@ counts_result run_counts(const counts_options& o) {
   if (!version) return result;
   scratch_folder scratch(o.scratch_dir, result.error);
   if (!result.error.empty()) return result;
-  const auto kept = [&](const char* name) {
+  const auto kept = [&](const std::string& name) {
     return scratch.temporary() ? std::filesystem::path() : scratch.path() / name;
   };
   counts_options run = o;
   std::optional<scratch_folder> link_folder;
-  if (o.same_argv0 && o.argv[0].find('/') != std::string::npos) {
-    link_folder.emplace(std::filesystem::path(), result.error);
-    if (!result.error.empty()) return result;
-    std::error_code ec;
-    const std::filesystem::path target = std::filesystem::absolute(
-        o.working_dir.empty() ? std::filesystem::path(o.argv[0]) : o.working_dir / o.argv[0], ec);
-    const std::filesystem::path link = link_folder->path() / target.filename();
-    if (!ec) std::filesystem::create_symlink(target, link, ec);
-    if (ec) {
-      result.error = fmt::format("cannot link {} as {}: {} — set TMPDIR to a writable folder, or turn "
-                                 "same_argv0 off", target.string(), link.string(), ec.message());
-      return result;
-    }
-    run.argv[0] = link.string();
-  }
+  if (o.same_argv0 && o.argv[0].find('/') != std::string::npos && !link_argv0(o, link_folder, run, result)) return result;
 
-  // The whole program under cachegrind, or only the region under callgrind (same simulation).
   const std::string tool = o.region.empty() ? "cachegrind" : "callgrind";
   const std::filesystem::path cg_out = scratch.path() / (tool + ".out");
-  std::vector<std::string> cg_flags = {"--cache-sim=yes", "--branch-sim=yes",
-                                       "--" + tool + "-out-file=" + cg_out.string()};
-  if (!o.region.empty()) {
-    cg_flags.insert(cg_flags.end(), {"--collect-atstart=no", "--toggle-collect=" + o.region,
-                                     "--compress-strings=no", "--compress-pos=no"});
-  }
-  if (o.i1) cg_flags.push_back(geometry_flag("I1", o.i1));
-  if (o.d1) cg_flags.push_back(geometry_flag("D1", o.d1));
-  if (o.ll) cg_flags.push_back(geometry_flag("LL", o.ll));
   exec::process_result process;
   const std::string log = tool + ".log";
-  if (!run_tool(run, tool, cg_flags, scratch.path() / log, kept(log.c_str()), result, process)) return result;
+  if (!run_tool(run, tool, cache_sim_flags(o, tool, cg_out), scratch.path() / log, kept(log), result, process))
+    return result;
   result.cachegrind_wall_s = process.usage.wall_s;
   result.program_stdout = std::move(process.out.head);
   cachegrind_profile cg = parse_cachegrind(read_file(cg_out));
@@ -252,24 +287,7 @@ counts_result run_counts(const counts_options& o) {
   c.command = std::move(cg.command);
   c.valgrind_version = *version;
   c.region = o.region;
-
-  if (o.allocations) {
-    const std::filesystem::path dhat_out = scratch.path() / "dhat.json";
-    if (!run_tool(run, "dhat", {"--dhat-out-file=" + dhat_out.string()}, scratch.path() / "dhat.log",
-                  kept("dhat.log"), result, process))
-      return result;
-    result.dhat_wall_s = process.usage.wall_s;
-    dhat_profile dhat = parse_dhat(read_file(dhat_out));
-    if (!dhat.error.empty()) {
-      result.error = fmt::format("{}: {}", dhat_out.string(), dhat.error);
-      return result;
-    }
-    c.totals["alloc_blocks"] = dhat.blocks;
-    c.totals["alloc_bytes"] = dhat.bytes;
-    c.totals["alloc_peak_blocks"] = dhat.peak_blocks;
-    c.totals["alloc_peak_bytes"] = dhat.peak_bytes;
-    c.alloc_sites = std::move(dhat.sites);
-  }
+  if (o.allocations && !add_allocations(run, scratch, kept("dhat.log"), c, result)) return result;
   result.counts = std::move(c);
   return result;
 }
