@@ -14,80 +14,15 @@
 
 #include "harness/core/errors.hpp"
 #include "harness/core/manifest_metrics.hpp"
+#include "harness/core/manifest_validator.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 #include "harness/exec/git.hpp"
 
 namespace abtest {
 namespace {
 
 using json = nlohmann::json;
-
-class validator {
- public:
-  explicit validator(std::filesystem::path file) : file_(std::move(file)) {}
-
-  [[noreturn]] void fail(const std::string& key, const std::string& what, const std::string& fix) const {
-    throw usage_error(fmt::format("{}: {}: {} — {}", file_.string(), key, what, fix));
-  }
-
-  // Rejects keys outside `allowed`: typos must not pass silently.
-  void only_keys(const json& obj, const std::string& where, std::initializer_list<const char*> allowed) const {
-    only_keys(obj, where, std::vector<std::string>(allowed.begin(), allowed.end()));
-  }
-  void only_keys(const json& obj, const std::string& where, const std::vector<std::string>& allowed) const {
-    for (const auto& [key, value] : obj.items()) {
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-        fail(where.empty() ? key : where + "." + key, "unknown key",
-             fmt::format("remove it or use one of: {}", fmt::join(allowed, ", ")));
-    }
-  }
-
-  const json& object(const json& parent, const std::string& key, const std::string& where) const {
-    const json& v = parent.at(key);
-    if (!v.is_object()) fail(where, "must be an object", "write it as {...}");
-    return v;
-  }
-
-  std::string string(const json& v, const std::string& where) const {
-    if (!v.is_string()) fail(where, fmt::format("must be a string, found {}", v.type_name()), "quote the value");
-    return v.get<std::string>();
-  }
-
-  // Params may be written as strings or numbers; both are kept as text.
-  std::string scalar(const json& v, const std::string& where) const {
-    if (v.is_string()) return v.get<std::string>();
-    if (v.is_number_integer()) return std::to_string(v.get<long long>());
-    if (v.is_number()) return fmt::format("{}", v.get<double>());
-    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-    fail(where, fmt::format("must be a string or a number, found {}", v.type_name()), "write a scalar value");
-  }
-
-  std::vector<std::string> strings(const json& v, const std::string& where) const {
-    if (!v.is_array()) fail(where, "must be an array of strings", "write it as [\"...\", ...]");
-    std::vector<std::string> out;
-    for (size_t i = 0; i < v.size(); ++i) out.push_back(string(v[i], fmt::format("{}[{}]", where, i)));
-    return out;
-  }
-
-  double positive(const json& v, const std::string& where) const {
-    if (!v.is_number() || v.get<double>() <= 0) fail(where, "must be a positive number", "e.g. 600");
-    return v.get<double>();
-  }
-
- private:
-  std::filesystem::path file_;
-};
-
-const std::regex& id_pattern() {
-  static const std::regex re("[A-Z][A-Z0-9_]{0,15}");
-  return re;
-}
-
-// Levels appear in variant keys (`A1=4+B1`) and folder names (always after the id): no separators,
-// no path tricks. A leading '-' is allowed for compiler flags as levels (`"levels": ["-O2", "-O3"]`).
-const std::regex& level_pattern() {
-  static const std::regex re("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,31}");
-  return re;
-}
+using validator = manifest_validator;
 
 const std::regex& placeholder_pattern() {
   static const std::regex re("\\{([^{}]*)\\}");
@@ -95,8 +30,8 @@ const std::regex& placeholder_pattern() {
 }
 
 // Each build system as the manifest knows it: its name and the keys its `build` object takes
-// (design §3.1); the toggle kinds it honours are in kind_keys(). A new system is a row here, its
-// kind in kind_keys(), and a driver in harness/builder/.
+// (design §3.1); the toggle kinds it honours say so themselves (toggles/). A new system is a row
+// here, its kinds' systems(), and a driver in harness/builder/.
 struct system_row {
   build_system system;
   const char* name;
@@ -115,176 +50,6 @@ const system_row& row_of(build_system s) {
   for (const auto& r : system_rows())
     if (r.system == s) return r;
   throw std::logic_error("a build system without its row in system_rows()");
-}
-
-// Each kind key with the build systems that can honour it (design §3.1).
-struct kind_key {
-  const char* key;
-  toggle_kind kind;
-  std::vector<build_system> systems;  // empty: every system
-};
-const std::vector<kind_key>& kind_keys() {
-  static const std::vector<kind_key> keys = {
-      {"option", toggle_kind::option, {build_system::cmake, build_system::meson}},
-      {"feature", toggle_kind::feature, {build_system::cargo}},
-      {"features", toggle_kind::feature, {build_system::cargo}},
-      {"var", toggle_kind::var, {build_system::command}},
-      {"env", toggle_kind::env, {}},
-      {"patch", toggle_kind::patch, {}},
-      {"revert", toggle_kind::revert, {}},
-  };
-  return keys;
-}
-
-// The kind keys that only some systems honour and `system` is among: its own ("option" for cmake).
-std::string own_kinds(build_system system) {
-  std::vector<std::string> keys;
-  for (const auto& k : kind_keys())
-    if (std::find(k.systems.begin(), k.systems.end(), system) != k.systems.end()) keys.push_back(k.key);
-  return fmt::format("{}", fmt::join(keys, ", "));
-}
-
-void parse_levels(const validator& v, const json& j, const std::string& where, toggle_spec& t) {
-  t.levels = j.contains("levels") ? v.strings(j["levels"], where + ".levels")
-                                  : std::vector<std::string>{"OFF", "ON"};
-  if (t.levels.size() < 2) v.fail(where + ".levels", "needs at least two levels", "list the off level first, e.g. [\"OFF\", \"ON\"]");
-  std::set<std::string> seen;
-  for (size_t i = 0; i < t.levels.size(); ++i) {
-    const auto& level = t.levels[i];
-    if (!std::regex_match(level, level_pattern()))
-      v.fail(fmt::format("{}.levels[{}]", where, i), fmt::format("\"{}\" is not a valid level", level),
-             "use up to 32 characters [A-Za-z0-9_.-], not starting with '.'");
-    if (!seen.insert(level).second)
-      v.fail(fmt::format("{}.levels[{}]", where, i), fmt::format("level \"{}\" is listed twice", level), "remove the duplicate");
-  }
-  t.on = j.contains("on") ? v.string(j["on"], where + ".on") : t.levels.back();
-  if (!seen.count(t.on))
-    v.fail(where + ".on", fmt::format("\"{}\" is not one of the levels [{}]", t.on, fmt::join(t.levels, ", ")),
-           "pick one of the listed levels");
-  if (t.on == t.off()) v.fail(where + ".on", "is the off level", "pick a level other than the first");
-}
-
-// The kind key's value: what the toggle changes, checked against the build system.
-void parse_kind(const validator& v, const json& j, const std::string& where, build_system system, toggle_spec& t) {
-  std::vector<const kind_key*> given;
-  for (const auto& k : kind_keys())
-    if (j.contains(k.key)) given.push_back(&k);
-  if (given.size() != 1) {
-    std::vector<std::string> names;
-    for (const auto& k : kind_keys()) names.push_back(k.key);
-    v.fail(where, given.empty() ? "says nothing about how it reaches the project" : "has more than one kind key",
-           fmt::format("give exactly one of: {} (design §3.1)", fmt::join(names, ", ")));
-  }
-  const kind_key& k = *given.front();
-  const std::string key = where + "." + k.key;
-  if (!k.systems.empty() && std::find(k.systems.begin(), k.systems.end(), system) == k.systems.end())
-    v.fail(key, fmt::format("a {} project cannot honour \"{}\"", to_string(system), k.key),
-           fmt::format("use a toggle kind of {} projects ({}), or env, patch or revert", to_string(system), own_kinds(system)));
-  t.kind = k.kind;
-  static const std::regex name_re("[A-Za-z_][A-Za-z0-9_]*");
-  // `member?/feature` too: Cargo 1.65 reads `member/feature` as a dependency's feature, which an
-  // optional dependency enabled only through "dep:member" refuses; the weak form works on every Cargo.
-  static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_+.-]*([?]?/[A-Za-z0-9_][A-Za-z0-9_+.-]*)?");
-  const bool levels_given = j.contains("levels");
-  switch (k.kind) {
-    case toggle_kind::option:
-    case toggle_kind::var:
-    case toggle_kind::env: {
-      const std::string name = v.string(j[k.key], key);
-      if (!std::regex_match(name, name_re))
-        v.fail(key, fmt::format("\"{}\" is not a variable name", name), "use letters, digits and underscores");
-      (k.kind == toggle_kind::option ? t.option : t.var) = name;
-      break;
-    }
-    case toggle_kind::feature:
-      if (std::string(k.key) == "feature") {
-        const std::string f = v.string(j[k.key], key);
-        if (!std::regex_match(f, feature_re)) v.fail(key, fmt::format("\"{}\" is not a Cargo feature name", f), "e.g. \"smallvec\"");
-        t.features[t.on] = {f};
-      } else {
-        if (!j[k.key].is_object()) v.fail(key, "must be an object of level → [features]", "e.g. {\"4\": [\"cap4\"]}");
-        for (const auto& [level, list] : j[k.key].items()) {
-          if (!t.has_level(level))
-            v.fail(key + "." + level, fmt::format("\"{}\" is not one of the levels [{}]", level, fmt::join(t.levels, ", ")),
-                   "key the features by level");
-          t.features[level] = v.strings(list, key + "." + level);
-          for (const auto& f : t.features[level])
-            if (!std::regex_match(f, feature_re)) v.fail(key + "." + level, fmt::format("\"{}\" is not a Cargo feature name", f), "e.g. \"smallvec\"");
-        }
-      }
-      break;
-    case toggle_kind::patch:
-    case toggle_kind::revert:
-      if (levels_given) v.fail(where + ".levels", fmt::format("a {} toggle has two levels: off and applied", k.key), "remove \"levels\"");
-      if (k.kind == toggle_kind::patch) {
-        const std::string file = v.string(j[k.key], key);
-        if (file.empty()) v.fail(key, "is empty", "give the diff's path, relative to the manifest");
-        t.patch = file;  // made absolute by the caller, which knows the manifest's folder
-      } else {
-        t.revert = v.string(j[k.key], key);
-        static const std::regex rev_re("[A-Za-z0-9_][A-Za-z0-9_./^~@{}-]{0,99}");
-        if (!std::regex_match(t.revert, rev_re))
-          v.fail(key, fmt::format("\"{}\" is not a commit", t.revert), "give a commit hash or a tag, e.g. \"3f2a9c1\"");
-      }
-      break;
-  }
-}
-
-// `"values"`: level → what reaches the build or the environment instead of the level's name, for
-// the kinds that hand a level over as text (option, var, env). Levels name variants and folders, so
-// they stay short; a value may be anything, e.g. a set of compiler flags.
-void parse_values(const validator& v, const json& j, const std::string& where, toggle_spec& t) {
-  if (!j.contains("values")) return;
-  const std::string key = where + ".values";
-  const bool env = t.kind == toggle_kind::env;
-  if (t.kind != toggle_kind::option && t.kind != toggle_kind::var && !env)
-    v.fail(key, fmt::format("a {} toggle takes no values", to_string(t.kind)),
-           t.kind == toggle_kind::feature ? "remove it: \"features\" maps each level to its Cargo features"
-                                          : "remove it: values are for option, var and env toggles");
-  if (!j["values"].is_object()) v.fail(key, "must be an object of level → value", "e.g. {\"O3\": \"-O3 -march=native\"}");
-  for (const auto& [level, value] : j["values"].items()) {
-    const std::string at = key + "." + level;
-    if (!t.has_level(level))
-      v.fail(at, fmt::format("\"{}\" is not one of the levels [{}]", level, fmt::join(t.levels, ", ")),
-             "key each value by one of the levels, or add the level to \"levels\"");
-    if (value.is_null() && env) {
-      t.values[level] = std::nullopt;  // unset: removed from the benchmark's environment
-      continue;
-    }
-    if (!value.is_string())
-      v.fail(at, fmt::format("must be a string{}, found {}", env ? " or null (unset)" : "", value.type_name()),
-             value.is_null() ? "null (the variable unset) is for env toggles: give the value as a string"
-                             : "quote the value, e.g. \"-O3 -march=native\"");
-    const std::string text = value.get<std::string>();
-    if (text.find('\0') != std::string::npos)
-      v.fail(at, "holds a NUL character", "remove it: a program's arguments and environment end at NUL");
-    t.values[level] = text;
-  }
-}
-
-toggle_spec parse_toggle(const validator& v, const json& j, const std::string& where, build_system system) {
-  if (!j.is_object()) v.fail(where, "must be an object", "write {\"id\": ..., \"option\": ...}");
-  v.only_keys(j, where, {"id", "option", "feature", "features", "var", "env", "patch", "revert", "levels", "values", "on",
-                         "title", "phase", "requires"});
-  toggle_spec t;
-  if (!j.contains("id")) v.fail(where + ".id", "missing", "give the toggle an id such as \"A1\"");
-  t.id = v.string(j["id"], where + ".id");
-  if (!std::regex_match(t.id, id_pattern()))
-    v.fail(where + ".id", fmt::format("\"{}\" is not a valid id", t.id),
-           "use 1–16 characters [A-Z0-9_] starting with a capital letter, e.g. \"A1\"");
-  parse_levels(v, j, where, t);
-  parse_kind(v, j, where, system, t);
-  parse_values(v, j, where, t);
-  if (j.contains("title")) t.title = v.string(j["title"], where + ".title");
-  if (j.contains("phase")) t.phase = v.string(j["phase"], where + ".phase");
-  if (j.contains("requires")) {
-    t.requires_caps = v.strings(j["requires"], where + ".requires");
-    for (size_t i = 0; i < t.requires_caps.size(); ++i)
-      if (t.requires_caps[i] != "cuda")
-        v.fail(fmt::format("{}.requires[{}]", where, i), fmt::format("unknown capability \"{}\"", t.requires_caps[i]),
-               "the known capabilities are: cuda");
-  }
-  return t;
 }
 
 // `"counts"`: false, true (the defaults), or the object of counts_spec.
@@ -475,13 +240,12 @@ void parse_build(const validator& v, const json& b, build_spec& out) {
       if (b.contains("packages")) out.packages = v.strings(b["packages"], "build.packages");
       if (b.contains("features")) out.features = v.strings(b["features"], "build.features");
       static const std::regex package_re("[A-Za-z0-9_][A-Za-z0-9_-]*");
-      static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_+.-]*([?]?/[A-Za-z0-9_][A-Za-z0-9_+.-]*)?");
       for (size_t i = 0; i < out.packages.size(); ++i)
         if (!std::regex_match(out.packages[i], package_re))
           v.fail(fmt::format("build.packages[{}]", i), fmt::format("\"{}\" is not a Cargo package name", out.packages[i]),
                  "name a workspace member, e.g. \"cuzk-bench\"");
       for (size_t i = 0; i < out.features.size(); ++i)
-        if (!std::regex_match(out.features[i], feature_re))
+        if (!is_cargo_feature(out.features[i]))
           v.fail(fmt::format("build.features[{}]", i), fmt::format("\"{}\" is not a Cargo feature name", out.features[i]),
                  "e.g. \"synth-bench\" or \"cuzk-bench/synth-bench\"");
       break;
@@ -507,8 +271,10 @@ void check_build_command(const validator& v, const manifest& m) {
     for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {
       const std::string name = (*it)[1];
       if (name == "build_dir") continue;
-      const bool known = std::any_of(m.toggles.begin(), m.toggles.end(),
-                                     [&](const toggle_spec& t) { return t.kind == toggle_kind::var && t.var == name; });
+      const bool known = std::any_of(m.toggles.begin(), m.toggles.end(), [&](const toggle_spec& t) {
+        const std::string* var = t.kind->command_variable(t);
+        return var && *var == name;
+      });
       if (!known)
         v.fail(fmt::format("build.command[{}]", a), fmt::format("placeholder {{{}}} is not defined", name),
                "use {build_dir} or the name of a \"var\" toggle");
@@ -521,18 +287,6 @@ size_t line_of(const std::string& text, size_t byte) {
 }
 
 }  // namespace
-
-const char* to_string(toggle_kind k) {
-  switch (k) {
-    case toggle_kind::option: return "option";
-    case toggle_kind::feature: return "feature";
-    case toggle_kind::var: return "var";
-    case toggle_kind::env: return "env";
-    case toggle_kind::patch: return "patch";
-    case toggle_kind::revert: return "revert";
-  }
-  return "?";
-}
 
 const char* to_string(build_system s) { return row_of(s).name; }
 
@@ -609,11 +363,11 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
     const std::string where = fmt::format("toggles[{}]", i);
     toggle_spec t = parse_toggle(v, root["toggles"][i], where, m.build.system);
     if (!ids.insert(t.id).second) v.fail(where + ".id", fmt::format("duplicate id \"{}\"", t.id), "give each toggle its own id");
-    const std::string& name = t.kind == toggle_kind::option ? t.option : t.var;
+    const std::string name = t.kind->variable(t);
     if (!name.empty() && !variables.emplace(name, t.id).second)
-      v.fail(where + "." + to_string(t.kind), fmt::format("\"{}\" is used by two toggles ({} and {})", name, variables[name], t.id),
+      v.fail(where + "." + t.kind->name(), fmt::format("\"{}\" is used by two toggles ({} and {})", name, variables[name], t.id),
              "give each toggle its own variable");
-    if (t.kind == toggle_kind::patch) t.patch = (m.dir / t.patch).lexically_normal();
+    t.kind->resolve_paths(t, m.dir);
     m.toggles.push_back(std::move(t));
   }
   check_build_command(v, m);
@@ -690,15 +444,7 @@ void check_sources(const manifest& m) {
   }
   for (size_t i = 0; i < m.toggles.size(); ++i) {
     const toggle_spec& t = m.toggles[i];
-    const std::string where = fmt::format("toggles[{}].{}", i, to_string(t.kind));
-    if (t.kind == toggle_kind::patch && !std::filesystem::is_regular_file(t.patch))
-      v.fail(where, fmt::format("no patch file {}", t.patch.string()), "give the diff's path relative to the manifest's folder");
-    if (t.kind == toggle_kind::revert) {
-      const auto r = git({"rev-parse", "--verify", "--quiet", t.revert + "^{commit}"});
-      if (!r.ok)
-        v.fail(where, fmt::format("\"{}\" is not a commit of {}", t.revert, m.source_dir.string()),
-               "give a commit of the project's history (`git log --oneline` lists them)");
-    }
+    t.kind->check_source(v, fmt::format("toggles[{}].{}", i, t.kind->name()), t, m);
   }
 }
 
