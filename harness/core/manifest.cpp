@@ -36,13 +36,24 @@ struct system_row {
   build_system system;
   const char* name;
   std::vector<std::string> keys;  // of the `build` object
+  void (*parse)(const validator&, const json&, build_spec&);  // its own keys
+  bool bench_targets = false;     // builds "bench:NAME" targets (Cargo)
+  bool in_source = false;         // builds in the source tree: every variant needs a worktree of its own
 };
+void parse_cmake_keys(const validator& v, const json& b, build_spec& out);
+void parse_cargo_keys(const validator& v, const json& b, build_spec& out);
+void parse_command_keys(const validator& v, const json& b, build_spec& out);
+void parse_meson_keys(const validator& v, const json& b, build_spec& out);
 const std::vector<system_row>& system_rows() {
   static const std::vector<system_row> rows = {
-      {build_system::cmake, "cmake", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"}},
-      {build_system::cargo, "cargo", {"system", "profile", "targets", "packages", "features", "args", "without_cuda_args"}},
-      {build_system::command, "command", {"system", "command", "bin", "targets", "without_cuda_args"}},
-      {build_system::meson, "meson", {"system", "build_type", "targets", "args", "without_cuda_args"}},
+      {build_system::cmake, "cmake",
+       {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"}, parse_cmake_keys},
+      {build_system::cargo, "cargo",
+       {"system", "profile", "targets", "packages", "features", "args", "without_cuda_args"}, parse_cargo_keys,
+       /*bench_targets=*/true},
+      {build_system::command, "command", {"system", "command", "bin", "targets", "without_cuda_args"}, parse_command_keys,
+       /*bench_targets=*/false, /*in_source=*/true},
+      {build_system::meson, "meson", {"system", "build_type", "targets", "args", "without_cuda_args"}, parse_meson_keys},
   };
   return rows;
 }
@@ -187,7 +198,7 @@ void check_targets(const validator& v, const build_spec& b) {
     const std::string& t = b.targets[i];
     const std::string where = fmt::format("build.targets[{}]", i);
     if (t.rfind("bench:", 0) == 0) {
-      if (b.system != build_system::cargo)
+      if (!row_of(b.system).bench_targets)
         v.fail(where, fmt::format("\"{}\": only a cargo build has bench targets", t), "name the program the build makes");
       if (!std::regex_match(t, bench_re))
         v.fail(where, fmt::format("\"{}\" is not a Cargo bench target", t), "write \"bench:NAME\", NAME as in [[bench]] or benches/NAME.rs");
@@ -197,6 +208,56 @@ void check_targets(const validator& v, const build_spec& b) {
              "keep one target per program name");
   }
 }
+
+// Each system's own keys of the `build` object (system_rows()).
+void parse_cmake_keys(const validator& v, const json& b, build_spec& out) {
+  if (b.contains("generator")) out.generator = v.string(b["generator"], "build.generator");
+  if (b.contains("cmake_args")) out.cmake_args = v.strings(b["cmake_args"], "build.cmake_args");
+  if (b.contains("bundle_args")) out.bundle_args = v.strings(b["bundle_args"], "build.bundle_args");
+  for (size_t i = 0; i < out.bundle_args.size(); ++i)
+    if (out.bundle_args[i].rfind("-", 0) != 0)
+      v.fail(fmt::format("build.bundle_args[{}]", i), fmt::format("\"{}\" is not a configure option", out.bundle_args[i]),
+             "give cmake options, e.g. [\"-DABTEST_CUDA=ON\", \"-DCMAKE_CUDA_ARCHITECTURES=90\"]");
+}
+
+void parse_cargo_keys(const validator& v, const json& b, build_spec& out) {
+  if (b.contains("profile")) out.profile = v.string(b["profile"], "build.profile");
+  static const std::regex profile_re("[A-Za-z][A-Za-z0-9_-]{0,63}");
+  if (!std::regex_match(out.profile, profile_re))
+    v.fail("build.profile", fmt::format("\"{}\" is not a Cargo profile name", out.profile), "e.g. \"release\"");
+  for (const auto& a : out.args)
+    if (a.rfind("--features", 0) == 0 || a == "-F" || a.rfind("--target-dir", 0) == 0 || a.rfind("--profile", 0) == 0 ||
+        a == "--release")
+      v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
+             "remove it: features come from the toggles and build.features, the profile from build.profile, the target "
+             "folder is per variant");
+    else if (a == "--bin" || a == "--bench" || a == "--bins" || a == "--benches" || a == "-p" || a.rfind("--package", 0) == 0)
+      v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
+             "name the programs in build.targets (\"NAME\" for a bin, \"bench:NAME\" for a bench) and the workspace members "
+             "in build.packages");
+  if (b.contains("packages")) out.packages = v.strings(b["packages"], "build.packages");
+  if (b.contains("features")) out.features = v.strings(b["features"], "build.features");
+  static const std::regex package_re("[A-Za-z0-9_][A-Za-z0-9_-]*");
+  for (size_t i = 0; i < out.packages.size(); ++i)
+    if (!std::regex_match(out.packages[i], package_re))
+      v.fail(fmt::format("build.packages[{}]", i), fmt::format("\"{}\" is not a Cargo package name", out.packages[i]),
+             "name a workspace member, e.g. \"cuzk-bench\"");
+  for (size_t i = 0; i < out.features.size(); ++i)
+    if (!is_cargo_feature(out.features[i]))
+      v.fail(fmt::format("build.features[{}]", i), fmt::format("\"{}\" is not a Cargo feature name", out.features[i]),
+             "e.g. \"synth-bench\" or \"cuzk-bench/synth-bench\"");
+}
+
+void parse_command_keys(const validator& v, const json& b, build_spec& out) {
+  if (!b.contains("command")) v.fail("build.command", "missing", "give the build's argv, e.g. [\"make\", \"-j2\", \"OPT={OPT}\"]");
+  out.command = v.strings(b["command"], "build.command");
+  if (out.command.empty() || out.command.front().empty()) v.fail("build.command", "is empty", "give the build's argv");
+  if (b.contains("bin")) out.bin = v.string(b["bin"], "build.bin");
+  if (std::filesystem::path(out.bin).is_absolute() || out.bin.find("..") != std::string::npos)
+    v.fail("build.bin", fmt::format("\"{}\" leaves the worktree", out.bin), "give a folder inside the project, e.g. \"out\"");
+}
+
+void parse_meson_keys(const validator&, const json&, build_spec&) {}  // build_type and args only, read for all
 
 void parse_build(const validator& v, const json& b, build_spec& out) {
   if (b.contains("system")) {
@@ -211,54 +272,7 @@ void parse_build(const validator& v, const json& b, build_spec& out) {
   v.only_keys(b, "build", row_of(out.system).keys);
   if (b.contains("build_type")) out.build_type = v.string(b["build_type"], "build.build_type");
   if (b.contains("args")) out.args = v.strings(b["args"], "build.args");
-  switch (out.system) {
-    case build_system::meson: break;
-    case build_system::cmake:
-      if (b.contains("generator")) out.generator = v.string(b["generator"], "build.generator");
-      if (b.contains("cmake_args")) out.cmake_args = v.strings(b["cmake_args"], "build.cmake_args");
-      if (b.contains("bundle_args")) out.bundle_args = v.strings(b["bundle_args"], "build.bundle_args");
-      for (size_t i = 0; i < out.bundle_args.size(); ++i)
-        if (out.bundle_args[i].rfind("-", 0) != 0)
-          v.fail(fmt::format("build.bundle_args[{}]", i), fmt::format("\"{}\" is not a configure option", out.bundle_args[i]),
-                 "give cmake options, e.g. [\"-DABTEST_CUDA=ON\", \"-DCMAKE_CUDA_ARCHITECTURES=90\"]");
-      break;
-    case build_system::cargo: {
-      if (b.contains("profile")) out.profile = v.string(b["profile"], "build.profile");
-      static const std::regex profile_re("[A-Za-z][A-Za-z0-9_-]{0,63}");
-      if (!std::regex_match(out.profile, profile_re))
-        v.fail("build.profile", fmt::format("\"{}\" is not a Cargo profile name", out.profile), "e.g. \"release\"");
-      for (const auto& a : out.args)
-        if (a.rfind("--features", 0) == 0 || a == "-F" || a.rfind("--target-dir", 0) == 0 || a.rfind("--profile", 0) == 0 ||
-            a == "--release")
-          v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
-                 "remove it: features come from the toggles and build.features, the profile from build.profile, the target "
-                 "folder is per variant");
-        else if (a == "--bin" || a == "--bench" || a == "--bins" || a == "--benches" || a == "-p" || a.rfind("--package", 0) == 0)
-          v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
-                 "name the programs in build.targets (\"NAME\" for a bin, \"bench:NAME\" for a bench) and the workspace members "
-                 "in build.packages");
-      if (b.contains("packages")) out.packages = v.strings(b["packages"], "build.packages");
-      if (b.contains("features")) out.features = v.strings(b["features"], "build.features");
-      static const std::regex package_re("[A-Za-z0-9_][A-Za-z0-9_-]*");
-      for (size_t i = 0; i < out.packages.size(); ++i)
-        if (!std::regex_match(out.packages[i], package_re))
-          v.fail(fmt::format("build.packages[{}]", i), fmt::format("\"{}\" is not a Cargo package name", out.packages[i]),
-                 "name a workspace member, e.g. \"cuzk-bench\"");
-      for (size_t i = 0; i < out.features.size(); ++i)
-        if (!is_cargo_feature(out.features[i]))
-          v.fail(fmt::format("build.features[{}]", i), fmt::format("\"{}\" is not a Cargo feature name", out.features[i]),
-                 "e.g. \"synth-bench\" or \"cuzk-bench/synth-bench\"");
-      break;
-    }
-    case build_system::command:
-      if (!b.contains("command")) v.fail("build.command", "missing", "give the build's argv, e.g. [\"make\", \"-j2\", \"OPT={OPT}\"]");
-      out.command = v.strings(b["command"], "build.command");
-      if (out.command.empty() || out.command.front().empty()) v.fail("build.command", "is empty", "give the build's argv");
-      if (b.contains("bin")) out.bin = v.string(b["bin"], "build.bin");
-      if (std::filesystem::path(out.bin).is_absolute() || out.bin.find("..") != std::string::npos)
-        v.fail("build.bin", fmt::format("\"{}\" leaves the worktree", out.bin), "give a folder inside the project, e.g. \"out\"");
-      break;
-  }
+  row_of(out.system).parse(v, b, out);
   if (b.contains("targets")) out.targets = v.strings(b["targets"], "build.targets");
   check_targets(v, out);
   if (b.contains("without_cuda_args")) out.without_cuda_args = v.strings(b["without_cuda_args"], "build.without_cuda_args");
@@ -286,12 +300,102 @@ size_t line_of(const std::string& text, size_t byte) {
   return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + std::min(byte, text.size()), '\n'));
 }
 
+json parse_json(const std::string& text, const std::filesystem::path& path) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw usage_error(fmt::format("{}:{}: not valid JSON ({}) — fix the syntax", path.string(), line_of(text, e.byte), e.what()));
+  } catch (const json::out_of_range& e) {  // a number too large for a double (found by fuzz_manifest)
+    throw usage_error(fmt::format("{}: not valid JSON ({}) — write a smaller number", path.string(), e.what()));
+  }
+}
+
+void parse_params(const validator& v, const json& root, manifest& m) {
+  if (!root.contains("params")) return;
+  for (const auto& [key, value] : v.object(root, "params", "params").items()) {
+    static const std::regex key_re("[A-Za-z_][A-Za-z0-9_]*");
+    if (!std::regex_match(key, key_re) || key == "bin" || key == "out")
+      v.fail("params." + key, "is not a valid parameter name", "use [A-Za-z_][A-Za-z0-9_]*, and not \"bin\" or \"out\"");
+    m.params[key] = v.scalar(value, "params." + key);
+  }
+}
+
+// Each toggle by its kind (toggles/), then what only the whole list shows: ids and variables
+// (option / var / env names) each owned by one toggle.
+void parse_toggles(const validator& v, const json& root, manifest& m) {
+  if (!root.contains("toggles") || !root["toggles"].is_array())
+    v.fail("toggles", "missing or not an array", "list the toggles: [{\"id\": \"A1\", \"option\": \"...\"}, ...]");
+  std::set<std::string> ids;
+  std::map<std::string, std::string> variables;  // variable → the toggle that owns it
+  for (size_t i = 0; i < root["toggles"].size(); ++i) {
+    const std::string where = fmt::format("toggles[{}]", i);
+    toggle_spec t = parse_toggle(v, root["toggles"][i], where, m.build.system);
+    if (!ids.insert(t.id).second) v.fail(where + ".id", fmt::format("duplicate id \"{}\"", t.id), "give each toggle its own id");
+    const std::string name = t.kind->variable(t);
+    if (!name.empty() && !variables.emplace(name, t.id).second)
+      v.fail(where + "." + t.kind->name(), fmt::format("\"{}\" is used by two toggles ({} and {})", name, variables[name], t.id),
+             "give each toggle its own variable");
+    t.kind->resolve_paths(t, m.dir);
+    m.toggles.push_back(std::move(t));
+  }
+}
+
+// The benchmarks; returns their names.
+std::set<std::string> parse_benchmarks(const validator& v, const json& root, manifest& m) {
+  if (!root.contains("benchmarks") || !root["benchmarks"].is_array() || root["benchmarks"].empty())
+    v.fail("benchmarks", "missing, empty or not an array", "list at least one benchmark");
+  std::set<std::string> names;
+  for (size_t i = 0; i < root["benchmarks"].size(); ++i) {
+    const std::string where = fmt::format("benchmarks[{}]", i);
+    benchmark_spec b = parse_benchmark(v, root["benchmarks"][i], where);
+    if (!names.insert(b.name).second) v.fail(where + ".name", fmt::format("duplicate benchmark \"{}\"", b.name), "give each benchmark its own name");
+    m.benchmarks.push_back(std::move(b));
+  }
+  return names;
+}
+
+// Every `{bin}/NAME` program must be one of the build targets, or it would never be built.
+void check_programs_built(const validator& v, const manifest& m) {
+  for (size_t i = 0; i < m.benchmarks.size(); ++i) {
+    const std::string& prog = m.benchmarks[i].command.front();
+    if (prog.rfind("{bin}/", 0) != 0) continue;
+    const std::string target = prog.substr(6);
+    if (std::none_of(m.build.targets.begin(), m.build.targets.end(), [&](const std::string& t) { return program_of_target(t) == target; }))
+      v.fail(fmt::format("benchmarks[{}].command[0]", i), fmt::format("program \"{}\" is not in build.targets", target),
+             fmt::format("add \"{}\" to build.targets{}", target,
+                         row_of(m.build.system).bench_targets ? fmt::format(" (\"bench:{}\" for a bench target)", target) : ""));
+  }
+}
+
+reference_spec parse_reference(const validator& v, const json& root, const std::set<std::string>& names) {
+  const json& r = v.object(root, "reference", "reference");
+  v.only_keys(r, "reference", {"label", "params", "metrics"});
+  reference_spec ref;
+  if (r.contains("label")) ref.label = v.string(r["label"], "reference.label");
+  if (r.contains("params")) {
+    for (const auto& [key, value] : v.object(r, "params", "reference.params").items())
+      ref.params[key] = v.scalar(value, "reference.params." + key);
+  }
+  if (!r.contains("metrics") || !r["metrics"].is_object() || r["metrics"].empty())
+    v.fail("reference.metrics", "missing or empty", "give the recorded figures, e.g. {\"proof.total_s\": 88.9}");
+  for (const auto& [key, value] : r["metrics"].items()) {
+    if (!value.is_number() || value.get<double>() <= 0)
+      v.fail("reference.metrics." + key, "must be a positive number", "write the recorded value in the metric's unit");
+    const auto dot = key.find('.');
+    if (dot == std::string::npos || !names.count(key.substr(0, dot)))
+      v.fail("reference.metrics." + key, "does not name a metric of a listed benchmark",
+             "spell it <benchmark>.<metric>, e.g. proof.total_s");
+    ref.metrics[key] = value.get<double>();
+  }
+  return ref;
+}
+
 }  // namespace
 
 const char* to_string(build_system s) { return row_of(s).name; }
 
 bool manifest::needs_worktrees() const {
-  return build.system == build_system::command ||
+  return row_of(build.system).in_source ||
          std::any_of(toggles.begin(), toggles.end(), [](const toggle_spec& t) { return t.changes_source(); });
 }
 
@@ -326,14 +430,7 @@ const benchmark_spec* manifest::find_benchmark(const std::string& name) const {
 
 manifest parse_manifest(const std::string& text, const std::filesystem::path& path) {
   validator v(path);
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw usage_error(fmt::format("{}:{}: not valid JSON ({}) — fix the syntax", path.string(), line_of(text, e.byte), e.what()));
-  } catch (const json::out_of_range& e) {  // a number too large for a double (found by fuzz_manifest)
-    throw usage_error(fmt::format("{}: not valid JSON ({}) — write a smaller number", path.string(), e.what()));
-  }
+  const json root = parse_json(text, path);
   if (!root.is_object()) v.fail("(top level)", "must be a JSON object", "see design §3 for the format");
   v.only_keys(root, "", {"project", "source_dir", "build", "params", "toggles", "benchmarks", "metrics", "reference"});
 
@@ -346,76 +443,14 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
   if (!m.source_dir.has_filename()) m.source_dir = m.source_dir.parent_path();  // "/p/." normalizes to "/p/"
 
   if (root.contains("build")) parse_build(v, v.object(root, "build", "build"), m.build);
-  if (root.contains("params")) {
-    const json& p = v.object(root, "params", "params");
-    for (const auto& [key, value] : p.items()) {
-      static const std::regex key_re("[A-Za-z_][A-Za-z0-9_]*");
-      if (!std::regex_match(key, key_re) || key == "bin" || key == "out")
-        v.fail("params." + key, "is not a valid parameter name", "use [A-Za-z_][A-Za-z0-9_]*, and not \"bin\" or \"out\"");
-      m.params[key] = v.scalar(value, "params." + key);
-    }
-  }
-  if (!root.contains("toggles") || !root["toggles"].is_array())
-    v.fail("toggles", "missing or not an array", "list the toggles: [{\"id\": \"A1\", \"option\": \"...\"}, ...]");
-  std::set<std::string> ids;
-  std::map<std::string, std::string> variables;  // option / var / env name → the toggle that owns it
-  for (size_t i = 0; i < root["toggles"].size(); ++i) {
-    const std::string where = fmt::format("toggles[{}]", i);
-    toggle_spec t = parse_toggle(v, root["toggles"][i], where, m.build.system);
-    if (!ids.insert(t.id).second) v.fail(where + ".id", fmt::format("duplicate id \"{}\"", t.id), "give each toggle its own id");
-    const std::string name = t.kind->variable(t);
-    if (!name.empty() && !variables.emplace(name, t.id).second)
-      v.fail(where + "." + t.kind->name(), fmt::format("\"{}\" is used by two toggles ({} and {})", name, variables[name], t.id),
-             "give each toggle its own variable");
-    t.kind->resolve_paths(t, m.dir);
-    m.toggles.push_back(std::move(t));
-  }
+  parse_params(v, root, m);
+  parse_toggles(v, root, m);
   check_build_command(v, m);
-  if (!root.contains("benchmarks") || !root["benchmarks"].is_array() || root["benchmarks"].empty())
-    v.fail("benchmarks", "missing, empty or not an array", "list at least one benchmark");
-  std::set<std::string> names;
-  for (size_t i = 0; i < root["benchmarks"].size(); ++i) {
-    const std::string where = fmt::format("benchmarks[{}]", i);
-    benchmark_spec b = parse_benchmark(v, root["benchmarks"][i], where);
-    if (!names.insert(b.name).second) v.fail(where + ".name", fmt::format("duplicate benchmark \"{}\"", b.name), "give each benchmark its own name");
-    m.benchmarks.push_back(std::move(b));
-  }
+  const std::set<std::string> names = parse_benchmarks(v, root, m);
   check_placeholders(v, m);
   m.metric_rules = parse_metric_rules(root, names, path);
-
-  // Every `{bin}/NAME` program must be one of the build targets, or it would never be built.
-  for (size_t i = 0; i < m.benchmarks.size(); ++i) {
-    const std::string& prog = m.benchmarks[i].command.front();
-    if (prog.rfind("{bin}/", 0) != 0) continue;
-    const std::string target = prog.substr(6);
-    if (std::none_of(m.build.targets.begin(), m.build.targets.end(), [&](const std::string& t) { return program_of_target(t) == target; }))
-      v.fail(fmt::format("benchmarks[{}].command[0]", i), fmt::format("program \"{}\" is not in build.targets", target),
-             fmt::format("add \"{}\" to build.targets{}", target,
-                         m.build.system == build_system::cargo ? fmt::format(" (\"bench:{}\" for a bench target)", target) : ""));
-  }
-
-  if (root.contains("reference")) {
-    const json& r = v.object(root, "reference", "reference");
-    v.only_keys(r, "reference", {"label", "params", "metrics"});
-    reference_spec ref;
-    if (r.contains("label")) ref.label = v.string(r["label"], "reference.label");
-    if (r.contains("params")) {
-      for (const auto& [key, value] : v.object(r, "params", "reference.params").items())
-        ref.params[key] = v.scalar(value, "reference.params." + key);
-    }
-    if (!r.contains("metrics") || !r["metrics"].is_object() || r["metrics"].empty())
-      v.fail("reference.metrics", "missing or empty", "give the recorded figures, e.g. {\"proof.total_s\": 88.9}");
-    for (const auto& [key, value] : r["metrics"].items()) {
-      if (!value.is_number() || value.get<double>() <= 0)
-        v.fail("reference.metrics." + key, "must be a positive number", "write the recorded value in the metric's unit");
-      const auto dot = key.find('.');
-      if (dot == std::string::npos || !names.count(key.substr(0, dot)))
-        v.fail("reference.metrics." + key, "does not name a metric of a listed benchmark",
-               "spell it <benchmark>.<metric>, e.g. proof.total_s");
-      ref.metrics[key] = value.get<double>();
-    }
-    m.reference = std::move(ref);
-  }
+  check_programs_built(v, m);
+  if (root.contains("reference")) m.reference = parse_reference(v, root, names);
   return m;
 }
 
@@ -438,7 +473,7 @@ void check_sources(const manifest& m) {
     const auto top = git({"rev-parse", "--show-toplevel"});
     if (!top.ok)
       v.fail("source_dir", fmt::format("{} is not in a git repository", m.source_dir.string()),
-             m.build.system == build_system::command
+             row_of(m.build.system).in_source
                  ? "a command build runs in a git worktree per variant: `git init && git add -A && git commit` the project first"
                  : "patch and revert toggles build in git worktrees: `git init && git add -A && git commit` the project first");
   }
