@@ -16,6 +16,7 @@ class env_kind final : public toggle_kind {
              toggle_spec& t) const override {
     t.var = variable_name(v, j[key], where + "." + key);
   }
+  nlohmann::json example(const std::string&) const override { return "ZK_MSM_WINDOW"; }
   bool takes_values() const override { return true; }
   bool value_may_be_unset() const override { return true; }
   std::string variable(const toggle_spec& t) const override { return t.var; }

@@ -31,6 +31,9 @@ class feature_kind final : public toggle_kind {
       for (const auto& f : t.features[level]) check(v, f, at + "." + level);
     }
   }
+  nlohmann::json example(const std::string& key) const override {
+    return key == "feature" ? nlohmann::json("smallvec") : nlohmann::json{{"ON", {"smallvec", "cuzk-core?/planted_slow"}}};
+  }
   std::string no_values_fix() const override { return "remove it: \"features\" maps each level to its Cargo features"; }
 
   const std::map<std::string, std::vector<std::string>>* cargo_features(const toggle_spec& t) const override {

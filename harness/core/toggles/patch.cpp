@@ -19,6 +19,7 @@ class patch_kind final : public toggle_kind {
     if (file.empty()) v.fail(where + "." + key, "is empty", "give the diff's path, relative to the manifest");
     t.patch = file;  // made absolute by resolve_paths, from the manifest's folder
   }
+  nlohmann::json example(const std::string&) const override { return "patches/p1.diff"; }
   void resolve_paths(toggle_spec& t, const std::filesystem::path& manifest_dir) const override {
     t.patch = (manifest_dir / t.patch).lexically_normal();
   }

@@ -24,6 +24,7 @@ class revert_kind final : public toggle_kind {
     if (!std::regex_match(t.revert, rev_re))
       v.fail(where + "." + key, fmt::format("\"{}\" is not a commit", t.revert), "give a commit hash or a tag, e.g. \"3f2a9c1\"");
   }
+  nlohmann::json example(const std::string&) const override { return "3f2a9c1"; }
   void check_source(const manifest_validator& v, const std::string& where, const toggle_spec& t, const manifest& m) const override {
     if (!exec::run_git(m.source_dir, {"rev-parse", "--verify", "--quiet", t.revert + "^{commit}"}).ok)
       v.fail(where, fmt::format("\"{}\" is not a commit of {}", t.revert, m.source_dir.string()),

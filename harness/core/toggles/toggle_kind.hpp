@@ -7,6 +7,7 @@
 //     const char* name() const override { return "cflags"; }
 //     void parse(const manifest_validator& v, const nlohmann::json& j, const std::string& key,
 //                const std::string& where, toggle_spec& t) const override { t.var = variable_name(v, j[key], where + "." + key); }
+//     nlohmann::json example(const std::string&) const override { return "CFLAGS"; }
 //     const std::string* command_variable(const toggle_spec& t) const override { return &t.var; }
 //   };
 //   const toggle_kind& cflags_toggle_kind() { static const cflags_kind k; return k; }
@@ -51,6 +52,8 @@ class toggle_kind {
   // Reads `j[key]` (key one of keys()) into `t`, whose levels and `on` are already read.
   virtual void parse(const manifest_validator& v, const nlohmann::json& j, const std::string& key, const std::string& where,
                      toggle_spec& t) const = 0;
+  // A valid value of `key` on a two-level toggle `{"levels": ["OFF", "ON"]}`, for the registry's test.
+  virtual nlohmann::json example(const std::string& key) const = 0;
   // Whether `"values"` may map levels to text (option, var, env), and to null (env: unset); where
   // not, the fix its error names.
   virtual bool takes_values() const { return false; }
