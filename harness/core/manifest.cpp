@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/manifest_benchmark.hpp"
+#include "harness/core/manifest_build.hpp"
 #include "harness/core/manifest_metrics.hpp"
 #include "harness/core/manifest_validator.hpp"
 #include "harness/core/toggles/toggle_kind.hpp"
@@ -29,139 +31,6 @@ const std::regex& placeholder_pattern() {
   return re;
 }
 
-// Each build system as the manifest knows it: its name and the keys its `build` object takes
-// (design §3.1); the toggle kinds it honours say so themselves (toggles/). A new system is a row
-// here, its kinds' systems(), and a driver in harness/builder/.
-struct system_row {
-  build_system system;
-  const char* name;
-  std::vector<std::string> keys;  // of the `build` object
-  void (*parse)(const validator&, const json&, build_spec&);  // its own keys
-  bool bench_targets = false;     // builds "bench:NAME" targets (Cargo)
-  bool in_source = false;         // builds in the source tree: every variant needs a worktree of its own
-};
-void parse_cmake_keys(const validator& v, const json& b, build_spec& out);
-void parse_cargo_keys(const validator& v, const json& b, build_spec& out);
-void parse_command_keys(const validator& v, const json& b, build_spec& out);
-void parse_meson_keys(const validator& v, const json& b, build_spec& out);
-const std::vector<system_row>& system_rows() {
-  static const std::vector<system_row> rows = {
-      {build_system::cmake, "cmake",
-       {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"}, parse_cmake_keys},
-      {build_system::cargo, "cargo",
-       {"system", "profile", "targets", "packages", "features", "args", "without_cuda_args"}, parse_cargo_keys,
-       /*bench_targets=*/true},
-      {build_system::command, "command", {"system", "command", "bin", "targets", "without_cuda_args"}, parse_command_keys,
-       /*bench_targets=*/false, /*in_source=*/true},
-      {build_system::meson, "meson", {"system", "build_type", "targets", "args", "without_cuda_args"}, parse_meson_keys},
-  };
-  return rows;
-}
-const system_row& row_of(build_system s) {
-  for (const auto& r : system_rows())
-    if (r.system == s) return r;
-  throw std::logic_error("a build system without its row in system_rows()");
-}
-
-// `"counts"`: false, true (the defaults), or the object of counts_spec.
-counts_spec parse_counts(const validator& v, const json& j, const std::string& where, double bench_timeout_s) {
-  counts_spec c;
-  c.timeout_s = 50 * bench_timeout_s;
-  if (j.is_boolean()) {
-    c.enabled = j.get<bool>();
-    return c;
-  }
-  if (!j.is_object())
-    v.fail(where, "must be an object or false", "e.g. {\"params\": {\"preset\": \"tiny\"}}, or false to leave the benchmark out of --counts");
-  v.only_keys(j, where, {"params", "region", "args", "rename", "timeout_s"});
-  if (j.contains("params"))
-    for (const auto& [key, value] : v.object(j, "params", where + ".params").items())
-      c.params[key] = v.scalar(value, where + ".params." + key);
-  if (j.contains("region")) {
-    c.region = v.string(j["region"], where + ".region");
-    if (c.region.empty() || c.region.find_first_of(" \t\n") != std::string::npos)
-      v.fail(where + ".region", fmt::format("\"{}\" is not a function pattern", c.region),
-             "name the function as `nm -C` spells it, with * and ? as wildcards, e.g. \"ns::run*\"");
-  }
-  if (j.contains("args")) c.args = v.strings(j["args"], where + ".args");
-  if (j.contains("rename")) {
-    const json& r = j["rename"];
-    if (!r.is_array()) v.fail(where + ".rename", "must be an array of [pattern, replacement] pairs", "e.g. [[\"<[0-9]+ul>\", \"<N>\"]]");
-    for (size_t i = 0; i < r.size(); ++i) {
-      const std::string at = fmt::format("{}.rename[{}]", where, i);
-      const auto pair = v.strings(r[i], at);
-      if (pair.size() != 2) v.fail(at, "must be a [pattern, replacement] pair", "e.g. [\"<[0-9]+ul>\", \"<N>\"]");
-      try {
-        std::regex re(pair[0], std::regex::ECMAScript);
-      } catch (const std::regex_error& e) {
-        v.fail(at, fmt::format("is not a valid ECMAScript regular expression ({})", e.what()), "fix the expression");
-      }
-      c.rename.emplace_back(pair[0], pair[1]);
-    }
-  }
-  if (j.contains("timeout_s")) c.timeout_s = v.positive(j["timeout_s"], where + ".timeout_s");
-  return c;
-}
-
-// The benchmark's output format: its row, which names the keys the format takes (design §4).
-const exec::output_format_row& format_row(const validator& v, const json& j, const std::string& where) {
-  if (!j.contains("format")) v.fail(where + ".format", "missing", fmt::format("use one of: {}", exec::output_format_names()));
-  const std::string format = v.string(j["format"], where + ".format");
-  const exec::output_format_row* row = exec::find_output_format(format);
-  if (row == nullptr)
-    v.fail(where + ".format", fmt::format("unknown format \"{}\"", format), fmt::format("use one of: {}", exec::output_format_names()));
-  return *row;
-}
-
-// The one hook where a format's own keys (`pattern`, `rows`, …) are handed to its row to validate.
-json format_options(const validator& v, const exec::output_format_row& row, const json& j, const std::string& where) {
-  try {
-    return row.options(j);
-  } catch (const exec::format_key_error& e) {
-    v.fail(where + "." + e.key, e.what, e.fix);
-  }
-}
-
-benchmark_spec parse_benchmark(const validator& v, const json& j, const std::string& where) {
-  if (!j.is_object()) v.fail(where, "must be an object", "write {\"name\": ..., \"format\": ..., \"command\": [...]}");
-  const exec::output_format_row& row = format_row(v, j, where);
-  std::vector<std::string> keys{"name", "format", "command", "timeout_s", "warmups", "ok_exit_codes", "counts", "better", "margin"};
-  keys.insert(keys.end(), row.keys.begin(), row.keys.end());
-  v.only_keys(j, where, keys);
-  benchmark_spec b;
-  if (!j.contains("name")) v.fail(where + ".name", "missing", "name the benchmark, e.g. \"proof\"");
-  b.name = v.string(j["name"], where + ".name");
-  static const std::regex name_re("[a-z][a-z0-9_]{0,31}");
-  if (!std::regex_match(b.name, name_re))
-    v.fail(where + ".name", fmt::format("\"{}\" is not a valid benchmark name", b.name),
-           "use 1–32 characters [a-z0-9_] starting with a letter (it prefixes metric names)");
-  b.format = std::string(row.name);
-  b.format_options = format_options(v, row, j, where);
-  if (!j.contains("command")) v.fail(where + ".command", "missing", "give the program and its arguments as an array");
-  b.command = v.strings(j["command"], where + ".command");
-  if (b.command.empty() || b.command.front().empty())
-    v.fail(where + ".command", "is empty", "give the program and its arguments, e.g. [\"{bin}/bench\", \"--json\"]");
-  if (j.contains("timeout_s")) b.timeout_s = v.positive(j["timeout_s"], where + ".timeout_s");
-  if (j.contains("warmups")) {
-    if (!j["warmups"].is_number_integer() || j["warmups"].get<int>() < 0)
-      v.fail(where + ".warmups", "must be a non-negative integer", "e.g. 1");
-    b.warmups = j["warmups"].get<int>();
-  }
-  if (j.contains("ok_exit_codes")) {
-    const json& codes = j["ok_exit_codes"];
-    if (!codes.is_array() || codes.empty())
-      v.fail(where + ".ok_exit_codes", "must be a non-empty array of exit codes", "e.g. [0, 4] for a program that exits with its count");
-    b.ok_exit_codes.clear();
-    for (const auto& c : codes) {
-      if (!c.is_number_integer() || c.get<long long>() < 0 || c.get<long long>() > 255)
-        v.fail(where + ".ok_exit_codes", fmt::format("{} is not an exit code", c.dump()), "use integers 0–255");
-      b.ok_exit_codes.push_back(c.get<int>());
-    }
-  }
-  b.counts.timeout_s = 50 * b.timeout_s;
-  if (j.contains("counts")) b.counts = parse_counts(v, j["counts"], where + ".counts", b.timeout_s);
-  return b;
-}
 
 void check_placeholders(const validator& v, const manifest& m) {
   for (size_t i = 0; i < m.benchmarks.size(); ++i) {
@@ -190,93 +59,6 @@ void check_placeholders(const validator& v, const manifest& m) {
   }
 }
 
-// build.targets: "bench:NAME" only where Cargo builds it, and no two targets make one program.
-void check_targets(const validator& v, const build_spec& b) {
-  static const std::regex bench_re("bench:[A-Za-z0-9_][A-Za-z0-9_-]*");
-  std::set<std::string> programs;
-  for (size_t i = 0; i < b.targets.size(); ++i) {
-    const std::string& t = b.targets[i];
-    const std::string where = fmt::format("build.targets[{}]", i);
-    if (t.rfind("bench:", 0) == 0) {
-      if (!row_of(b.system).bench_targets)
-        v.fail(where, fmt::format("\"{}\": only a cargo build has bench targets", t), "name the program the build makes");
-      if (!std::regex_match(t, bench_re))
-        v.fail(where, fmt::format("\"{}\" is not a Cargo bench target", t), "write \"bench:NAME\", NAME as in [[bench]] or benches/NAME.rs");
-    }
-    if (!programs.insert(program_of_target(t)).second)
-      v.fail(where, fmt::format("\"{}\" makes the program {{bin}}/{} that another target makes", t, program_of_target(t)),
-             "keep one target per program name");
-  }
-}
-
-// Each system's own keys of the `build` object (system_rows()).
-void parse_cmake_keys(const validator& v, const json& b, build_spec& out) {
-  if (b.contains("generator")) out.generator = v.string(b["generator"], "build.generator");
-  if (b.contains("cmake_args")) out.cmake_args = v.strings(b["cmake_args"], "build.cmake_args");
-  if (b.contains("bundle_args")) out.bundle_args = v.strings(b["bundle_args"], "build.bundle_args");
-  for (size_t i = 0; i < out.bundle_args.size(); ++i)
-    if (out.bundle_args[i].rfind("-", 0) != 0)
-      v.fail(fmt::format("build.bundle_args[{}]", i), fmt::format("\"{}\" is not a configure option", out.bundle_args[i]),
-             "give cmake options, e.g. [\"-DABTEST_CUDA=ON\", \"-DCMAKE_CUDA_ARCHITECTURES=90\"]");
-}
-
-void parse_cargo_keys(const validator& v, const json& b, build_spec& out) {
-  if (b.contains("profile")) out.profile = v.string(b["profile"], "build.profile");
-  static const std::regex profile_re("[A-Za-z][A-Za-z0-9_-]{0,63}");
-  if (!std::regex_match(out.profile, profile_re))
-    v.fail("build.profile", fmt::format("\"{}\" is not a Cargo profile name", out.profile), "e.g. \"release\"");
-  for (const auto& a : out.args)
-    if (a.rfind("--features", 0) == 0 || a == "-F" || a.rfind("--target-dir", 0) == 0 || a.rfind("--profile", 0) == 0 ||
-        a == "--release")
-      v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
-             "remove it: features come from the toggles and build.features, the profile from build.profile, the target "
-             "folder is per variant");
-    else if (a == "--bin" || a == "--bench" || a == "--bins" || a == "--benches" || a == "-p" || a.rfind("--package", 0) == 0)
-      v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
-             "name the programs in build.targets (\"NAME\" for a bin, \"bench:NAME\" for a bench) and the workspace members "
-             "in build.packages");
-  if (b.contains("packages")) out.packages = v.strings(b["packages"], "build.packages");
-  if (b.contains("features")) out.features = v.strings(b["features"], "build.features");
-  static const std::regex package_re("[A-Za-z0-9_][A-Za-z0-9_-]*");
-  for (size_t i = 0; i < out.packages.size(); ++i)
-    if (!std::regex_match(out.packages[i], package_re))
-      v.fail(fmt::format("build.packages[{}]", i), fmt::format("\"{}\" is not a Cargo package name", out.packages[i]),
-             "name a workspace member, e.g. \"cuzk-bench\"");
-  for (size_t i = 0; i < out.features.size(); ++i)
-    if (!is_cargo_feature(out.features[i]))
-      v.fail(fmt::format("build.features[{}]", i), fmt::format("\"{}\" is not a Cargo feature name", out.features[i]),
-             "e.g. \"synth-bench\" or \"cuzk-bench/synth-bench\"");
-}
-
-void parse_command_keys(const validator& v, const json& b, build_spec& out) {
-  if (!b.contains("command")) v.fail("build.command", "missing", "give the build's argv, e.g. [\"make\", \"-j2\", \"OPT={OPT}\"]");
-  out.command = v.strings(b["command"], "build.command");
-  if (out.command.empty() || out.command.front().empty()) v.fail("build.command", "is empty", "give the build's argv");
-  if (b.contains("bin")) out.bin = v.string(b["bin"], "build.bin");
-  if (std::filesystem::path(out.bin).is_absolute() || out.bin.find("..") != std::string::npos)
-    v.fail("build.bin", fmt::format("\"{}\" leaves the worktree", out.bin), "give a folder inside the project, e.g. \"out\"");
-}
-
-void parse_meson_keys(const validator&, const json&, build_spec&) {}  // build_type and args only, read for all
-
-void parse_build(const validator& v, const json& b, build_spec& out) {
-  if (b.contains("system")) {
-    const std::string sys = v.string(b["system"], "build.system");
-    std::vector<std::string> names;
-    for (const auto& r : system_rows()) names.push_back(r.name);
-    const auto row = std::find_if(system_rows().begin(), system_rows().end(), [&](const system_row& r) { return r.name == sys; });
-    if (row == system_rows().end())
-      v.fail("build.system", fmt::format("unknown build system \"{}\"", sys), fmt::format("use one of: {}", fmt::join(names, ", ")));
-    out.system = row->system;
-  }
-  v.only_keys(b, "build", row_of(out.system).keys);
-  if (b.contains("build_type")) out.build_type = v.string(b["build_type"], "build.build_type");
-  if (b.contains("args")) out.args = v.strings(b["args"], "build.args");
-  row_of(out.system).parse(v, b, out);
-  if (b.contains("targets")) out.targets = v.strings(b["targets"], "build.targets");
-  check_targets(v, out);
-  if (b.contains("without_cuda_args")) out.without_cuda_args = v.strings(b["without_cuda_args"], "build.without_cuda_args");
-}
 
 // build.command's placeholders: {build_dir} and the `var` toggles' names.
 void check_build_command(const validator& v, const manifest& m) {
@@ -363,7 +145,7 @@ void check_programs_built(const validator& v, const manifest& m) {
     if (std::none_of(m.build.targets.begin(), m.build.targets.end(), [&](const std::string& t) { return program_of_target(t) == target; }))
       v.fail(fmt::format("benchmarks[{}].command[0]", i), fmt::format("program \"{}\" is not in build.targets", target),
              fmt::format("add \"{}\" to build.targets{}", target,
-                         row_of(m.build.system).bench_targets ? fmt::format(" (\"bench:{}\" for a bench target)", target) : ""));
+                         has_bench_targets(m.build.system) ? fmt::format(" (\"bench:{}\" for a bench target)", target) : ""));
   }
 }
 
@@ -392,10 +174,8 @@ reference_spec parse_reference(const validator& v, const json& root, const std::
 
 }  // namespace
 
-const char* to_string(build_system s) { return row_of(s).name; }
-
 bool manifest::needs_worktrees() const {
-  return row_of(build.system).in_source ||
+  return builds_in_source(build.system) ||
          std::any_of(toggles.begin(), toggles.end(), [](const toggle_spec& t) { return t.changes_source(); });
 }
 
@@ -473,7 +253,7 @@ void check_sources(const manifest& m) {
     const auto top = git({"rev-parse", "--show-toplevel"});
     if (!top.ok)
       v.fail("source_dir", fmt::format("{} is not in a git repository", m.source_dir.string()),
-             row_of(m.build.system).in_source
+             builds_in_source(m.build.system)
                  ? "a command build runs in a git worktree per variant: `git init && git add -A && git commit` the project first"
                  : "patch and revert toggles build in git worktrees: `git init && git add -A && git commit` the project first");
   }
