@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "harness/builder/build_system_driver.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 
 namespace abtest {
 
@@ -40,7 +41,8 @@ std::vector<std::string> option_definitions(const build_job& j) {
   std::vector<std::string> out;
   const auto levels = j.v.all_levels(j.m);
   for (const auto& t : j.m.toggles)
-    if (t.kind == toggle_kind::option && hands(j.options, t.id)) out.push_back(fmt::format("-D{}={}", t.option, *t.value_of(levels.at(t.id))));
+    if (hands(j.options, t.id))
+      if (auto d = t.kind->configure_definition(t, *t.value_of(levels.at(t.id)))) out.push_back(std::move(*d));
   return out;
 }
 

@@ -20,6 +20,7 @@
 #include "harness/exec/host.hpp"
 #include "harness/exec/git.hpp"
 #include "harness/exec/process.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 
 namespace abtest {
 namespace {
@@ -74,7 +75,7 @@ exec::env_changes run_env(const variant& v, const manifest& m) {
   exec::env_changes env;
   const auto levels = v.all_levels(m);
   for (const auto& t : m.toggles)
-    if (t.kind == toggle_kind::env) env[t.var] = t.value_of(levels.at(t.id));
+    if (const std::string* name = t.kind->run_variable(t)) env[*name] = t.value_of(levels.at(t.id));
   return env;
 }
 

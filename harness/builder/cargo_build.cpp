@@ -15,6 +15,7 @@
 #include "harness/builder/cargo_features.hpp"
 #include "harness/builder/cargo_text.hpp"
 #include "harness/exec/process.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 
 namespace abtest {
 namespace {
@@ -49,19 +50,20 @@ cargo_feature_flags toggle_features(const build_job& j, resolved_toggles& resolv
   std::set<std::string> wanted, unwanted;
   const auto levels = j.v.all_levels(j.m);
   for (const auto& t : j.m.toggles)
-    if (t.kind == toggle_kind::feature && hands(j.options, t.id))
-      for (const auto& [level, names] : t.features) (level == levels.at(t.id) ? wanted : unwanted).insert(names.begin(), names.end());
+    if (const auto* features = t.kind->cargo_features(t); features && hands(j.options, t.id))
+      for (const auto& [level, names] : *features) (level == levels.at(t.id) ? wanted : unwanted).insert(names.begin(), names.end());
   const auto table = read_feature_table(j);
   cargo_feature_flags f;
   if (table) f = feature_flags(*table, wanted, unwanted);
   else f.features = wanted;
   for (const auto& t : j.m.toggles) {
-    if (t.kind != toggle_kind::feature) continue;
+    const auto* features = t.kind->cargo_features(t);
+    if (!features) continue;
     resolved_toggle rt;
     rt.handed = hands(j.options, t.id);
     if (table) {
       std::set<std::string> mine;
-      for (const auto& [level, names] : t.features)
+      for (const auto& [level, names] : *features)
         for (const auto& x : names)
           if (f.enabled.count(x)) mine.insert(x);
       rt.value = fmt::format("{}", fmt::join(mine, ","));

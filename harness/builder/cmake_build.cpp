@@ -9,6 +9,7 @@
 #include "harness/builder/build_system_driver.hpp"
 #include "harness/builder/cmake_file_api.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 
 namespace abtest {
 namespace {
@@ -71,10 +72,11 @@ system_result build_cmake(const build_job& j) {
   // when abtest handed it no -D (design §5). No cache (a configure that failed): nothing to read.
   if (!cache.empty())
     for (const auto& t : j.m.toggles) {
-      if (t.kind != toggle_kind::option) continue;
+      const std::string* option = t.kind->configure_option(t);
+      if (!option) continue;
       resolved_toggle rt;
       rt.handed = hands(j.options, t.id);
-      if (const auto it = cache.find(t.option); it != cache.end()) {
+      if (const auto it = cache.find(*option); it != cache.end()) {
         rt.value = it->second.value;
         rt.level = level_of_value(t, it->second.value);
       }

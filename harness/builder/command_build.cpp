@@ -8,6 +8,7 @@
 
 #include "harness/builder/build_system_driver.hpp"
 #include "harness/exec/git.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 
 namespace abtest {
 
@@ -19,9 +20,9 @@ command_line expand_build_command(const build_job& j) {
   const auto levels = j.v.all_levels(j.m);
   std::vector<std::string> left;  // {VAR} of toggles left to the project's defaults (builder_options::pinned)
   for (const auto& t : j.m.toggles)
-    if (t.kind == toggle_kind::var) {
-      if (hands(j.options, t.id)) values[t.var] = c.env[t.var] = *t.value_of(levels.at(t.id));
-      else left.push_back("{" + t.var + "}");
+    if (const std::string* name = t.kind->command_variable(t)) {
+      if (hands(j.options, t.id)) values[*name] = c.env[*name] = *t.value_of(levels.at(t.id));
+      else left.push_back("{" + *name + "}");
     }
   // An argument that names a toggle left to the project is left out whole (`make X2={X2}` runs as
   // `make`), and its variable is not set: the project's own default decides.

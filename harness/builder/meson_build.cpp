@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/builder/build_system_driver.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 
 namespace abtest {
 namespace {
@@ -71,10 +72,11 @@ void read_options(const build_job& j, resolved_toggles& out) {
     if (o.is_object() && o.contains("name") && o["name"].is_string() && o.contains("value"))
       values[o["name"].get<std::string>()] = o["value"].is_string() ? o["value"].get<std::string>() : o["value"].dump();
   for (const auto& t : j.m.toggles) {
-    if (t.kind != toggle_kind::option) continue;
+    const std::string* option = t.kind->configure_option(t);
+    if (!option) continue;
     resolved_toggle rt;
     rt.handed = hands(j.options, t.id);
-    if (const auto it = values.find(t.option); it != values.end()) {
+    if (const auto it = values.find(*option); it != values.end()) {
       rt.value = it->second;
       rt.level = level_of_value(t, it->second);
     }

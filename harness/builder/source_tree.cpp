@@ -10,6 +10,7 @@
 
 #include "harness/builder/file_text.hpp"
 #include "harness/core/sha256.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 #include "harness/exec/git.hpp"
 
 namespace abtest {
@@ -40,7 +41,7 @@ source_snapshot snapshot_source(const manifest& m) {
                                 ":(exclude)" + fs::relative(m.state_dir(), s.repo).string(),
                                 ":(exclude)" + fs::relative(m.path, s.repo).string()};
   for (const auto& t : m.toggles)
-    if (t.kind == toggle_kind::patch) args.push_back(":(exclude)" + fs::relative(t.patch, s.repo).string());
+    for (const auto& file : t.kind->own_files(t)) args.push_back(":(exclude)" + fs::relative(file, s.repo).string());
   const auto untracked = git(s.repo, args);
   std::istringstream in(untracked.out);
   for (std::string line; std::getline(in, line);)
@@ -70,21 +71,14 @@ source_tree prepare_source_tree(const manifest& m, const variant& v, const sourc
   fs::create_directories(diffs);
   for (const auto& tg : m.toggles) {
     if (!tg.changes_source() || !v.levels.count(tg.id)) continue;
-    fs::path diff = tg.patch;
-    if (tg.kind == toggle_kind::revert) {
-      // The inverse of the commit: the diff from it back to its parent.
-      const auto d = git(snap.repo, {"diff", "--binary", tg.revert, tg.revert + "^"});
-      if (!d.ok) {
-        t.ok = false;
-        t.error = fmt::format("{}: cannot diff commit {}: {}", tg.id, tg.revert, first_line(d.err));
-        return t;
-      }
-      diff = diffs / (tg.id + ".revert.diff");
-      std::ofstream(diff, std::ios::trunc) << d.out << "\n";
-      t.applied.push_back(fmt::format("{}: revert {}", tg.id, tg.revert));
-    } else {
-      t.applied.push_back(fmt::format("{}: {}", tg.id, fs::relative(tg.patch, m.dir).string()));
+    const source_change change = tg.kind->source_diff(tg, m, snap.repo, diffs);
+    if (!change.error.empty()) {
+      t.ok = false;
+      t.error = change.error;
+      return t;
     }
+    const fs::path& diff = change.diff;
+    t.applied.push_back(change.applied);
     want += tg.id + "=" + sha256_hex(read_text_file(diff)) + "\n";
     steps.emplace_back(&tg, diff.string());
   }

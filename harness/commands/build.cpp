@@ -10,6 +10,7 @@
 #include "harness/core/variant.hpp"
 #include "harness/experiment/build_matrix.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -21,13 +22,12 @@ struct build_flags {
   int jobs = 0;
 };
 
-// handed_values as the build sees them, e.g. `-DCMAKE_C_FLAGS="-O3 -march=native"`.
+// handed_values as the build sees them, e.g. `-DCMAKE_C_FLAGS="-O3 -march=native"` (each kind says how).
 std::vector<std::string> handed_value_lines(const manifest& m, const variant& v) {
   std::vector<std::string> out;
   for (const auto& [id, value] : handed_values(v, m)) {
     const toggle_spec& t = m.toggle(id);
-    if (t.kind == toggle_kind::option) out.push_back(fmt::format("-D{}={:?}", t.option, value));
-    if (t.kind == toggle_kind::var) out.push_back(fmt::format("{}={:?}", t.var, value));
+    if (std::string line = t.kind->shown(t, value); !line.empty()) out.push_back(std::move(line));
   }
   return out;
 }

@@ -13,379 +13,24 @@
 #include <sstream>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/manifest_benchmark.hpp"
+#include "harness/core/manifest_build.hpp"
 #include "harness/core/manifest_metrics.hpp"
+#include "harness/core/manifest_validator.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 #include "harness/exec/git.hpp"
 
 namespace abtest {
 namespace {
 
 using json = nlohmann::json;
-
-class validator {
- public:
-  explicit validator(std::filesystem::path file) : file_(std::move(file)) {}
-
-  [[noreturn]] void fail(const std::string& key, const std::string& what, const std::string& fix) const {
-    throw usage_error(fmt::format("{}: {}: {} — {}", file_.string(), key, what, fix));
-  }
-
-  // Rejects keys outside `allowed`: typos must not pass silently.
-  void only_keys(const json& obj, const std::string& where, std::initializer_list<const char*> allowed) const {
-    only_keys(obj, where, std::vector<std::string>(allowed.begin(), allowed.end()));
-  }
-  void only_keys(const json& obj, const std::string& where, const std::vector<std::string>& allowed) const {
-    for (const auto& [key, value] : obj.items()) {
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-        fail(where.empty() ? key : where + "." + key, "unknown key",
-             fmt::format("remove it or use one of: {}", fmt::join(allowed, ", ")));
-    }
-  }
-
-  const json& object(const json& parent, const std::string& key, const std::string& where) const {
-    const json& v = parent.at(key);
-    if (!v.is_object()) fail(where, "must be an object", "write it as {...}");
-    return v;
-  }
-
-  std::string string(const json& v, const std::string& where) const {
-    if (!v.is_string()) fail(where, fmt::format("must be a string, found {}", v.type_name()), "quote the value");
-    return v.get<std::string>();
-  }
-
-  // Params may be written as strings or numbers; both are kept as text.
-  std::string scalar(const json& v, const std::string& where) const {
-    if (v.is_string()) return v.get<std::string>();
-    if (v.is_number_integer()) return std::to_string(v.get<long long>());
-    if (v.is_number()) return fmt::format("{}", v.get<double>());
-    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-    fail(where, fmt::format("must be a string or a number, found {}", v.type_name()), "write a scalar value");
-  }
-
-  std::vector<std::string> strings(const json& v, const std::string& where) const {
-    if (!v.is_array()) fail(where, "must be an array of strings", "write it as [\"...\", ...]");
-    std::vector<std::string> out;
-    for (size_t i = 0; i < v.size(); ++i) out.push_back(string(v[i], fmt::format("{}[{}]", where, i)));
-    return out;
-  }
-
-  double positive(const json& v, const std::string& where) const {
-    if (!v.is_number() || v.get<double>() <= 0) fail(where, "must be a positive number", "e.g. 600");
-    return v.get<double>();
-  }
-
- private:
-  std::filesystem::path file_;
-};
-
-const std::regex& id_pattern() {
-  static const std::regex re("[A-Z][A-Z0-9_]{0,15}");
-  return re;
-}
-
-// Levels appear in variant keys (`A1=4+B1`) and folder names (always after the id): no separators,
-// no path tricks. A leading '-' is allowed for compiler flags as levels (`"levels": ["-O2", "-O3"]`).
-const std::regex& level_pattern() {
-  static const std::regex re("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,31}");
-  return re;
-}
+using validator = manifest_validator;
 
 const std::regex& placeholder_pattern() {
   static const std::regex re("\\{([^{}]*)\\}");
   return re;
 }
 
-// Each build system as the manifest knows it: its name and the keys its `build` object takes
-// (design §3.1); the toggle kinds it honours are in kind_keys(). A new system is a row here, its
-// kind in kind_keys(), and a driver in harness/builder/.
-struct system_row {
-  build_system system;
-  const char* name;
-  std::vector<std::string> keys;  // of the `build` object
-};
-const std::vector<system_row>& system_rows() {
-  static const std::vector<system_row> rows = {
-      {build_system::cmake, "cmake", {"system", "generator", "build_type", "targets", "cmake_args", "without_cuda_args", "bundle_args"}},
-      {build_system::cargo, "cargo", {"system", "profile", "targets", "packages", "features", "args", "without_cuda_args"}},
-      {build_system::command, "command", {"system", "command", "bin", "targets", "without_cuda_args"}},
-      {build_system::meson, "meson", {"system", "build_type", "targets", "args", "without_cuda_args"}},
-  };
-  return rows;
-}
-const system_row& row_of(build_system s) {
-  for (const auto& r : system_rows())
-    if (r.system == s) return r;
-  throw std::logic_error("a build system without its row in system_rows()");
-}
-
-// Each kind key with the build systems that can honour it (design §3.1).
-struct kind_key {
-  const char* key;
-  toggle_kind kind;
-  std::vector<build_system> systems;  // empty: every system
-};
-const std::vector<kind_key>& kind_keys() {
-  static const std::vector<kind_key> keys = {
-      {"option", toggle_kind::option, {build_system::cmake, build_system::meson}},
-      {"feature", toggle_kind::feature, {build_system::cargo}},
-      {"features", toggle_kind::feature, {build_system::cargo}},
-      {"var", toggle_kind::var, {build_system::command}},
-      {"env", toggle_kind::env, {}},
-      {"patch", toggle_kind::patch, {}},
-      {"revert", toggle_kind::revert, {}},
-  };
-  return keys;
-}
-
-// The kind keys that only some systems honour and `system` is among: its own ("option" for cmake).
-std::string own_kinds(build_system system) {
-  std::vector<std::string> keys;
-  for (const auto& k : kind_keys())
-    if (std::find(k.systems.begin(), k.systems.end(), system) != k.systems.end()) keys.push_back(k.key);
-  return fmt::format("{}", fmt::join(keys, ", "));
-}
-
-void parse_levels(const validator& v, const json& j, const std::string& where, toggle_spec& t) {
-  t.levels = j.contains("levels") ? v.strings(j["levels"], where + ".levels")
-                                  : std::vector<std::string>{"OFF", "ON"};
-  if (t.levels.size() < 2) v.fail(where + ".levels", "needs at least two levels", "list the off level first, e.g. [\"OFF\", \"ON\"]");
-  std::set<std::string> seen;
-  for (size_t i = 0; i < t.levels.size(); ++i) {
-    const auto& level = t.levels[i];
-    if (!std::regex_match(level, level_pattern()))
-      v.fail(fmt::format("{}.levels[{}]", where, i), fmt::format("\"{}\" is not a valid level", level),
-             "use up to 32 characters [A-Za-z0-9_.-], not starting with '.'");
-    if (!seen.insert(level).second)
-      v.fail(fmt::format("{}.levels[{}]", where, i), fmt::format("level \"{}\" is listed twice", level), "remove the duplicate");
-  }
-  t.on = j.contains("on") ? v.string(j["on"], where + ".on") : t.levels.back();
-  if (!seen.count(t.on))
-    v.fail(where + ".on", fmt::format("\"{}\" is not one of the levels [{}]", t.on, fmt::join(t.levels, ", ")),
-           "pick one of the listed levels");
-  if (t.on == t.off()) v.fail(where + ".on", "is the off level", "pick a level other than the first");
-}
-
-// The kind key's value: what the toggle changes, checked against the build system.
-void parse_kind(const validator& v, const json& j, const std::string& where, build_system system, toggle_spec& t) {
-  std::vector<const kind_key*> given;
-  for (const auto& k : kind_keys())
-    if (j.contains(k.key)) given.push_back(&k);
-  if (given.size() != 1) {
-    std::vector<std::string> names;
-    for (const auto& k : kind_keys()) names.push_back(k.key);
-    v.fail(where, given.empty() ? "says nothing about how it reaches the project" : "has more than one kind key",
-           fmt::format("give exactly one of: {} (design §3.1)", fmt::join(names, ", ")));
-  }
-  const kind_key& k = *given.front();
-  const std::string key = where + "." + k.key;
-  if (!k.systems.empty() && std::find(k.systems.begin(), k.systems.end(), system) == k.systems.end())
-    v.fail(key, fmt::format("a {} project cannot honour \"{}\"", to_string(system), k.key),
-           fmt::format("use a toggle kind of {} projects ({}), or env, patch or revert", to_string(system), own_kinds(system)));
-  t.kind = k.kind;
-  static const std::regex name_re("[A-Za-z_][A-Za-z0-9_]*");
-  // `member?/feature` too: Cargo 1.65 reads `member/feature` as a dependency's feature, which an
-  // optional dependency enabled only through "dep:member" refuses; the weak form works on every Cargo.
-  static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_+.-]*([?]?/[A-Za-z0-9_][A-Za-z0-9_+.-]*)?");
-  const bool levels_given = j.contains("levels");
-  switch (k.kind) {
-    case toggle_kind::option:
-    case toggle_kind::var:
-    case toggle_kind::env: {
-      const std::string name = v.string(j[k.key], key);
-      if (!std::regex_match(name, name_re))
-        v.fail(key, fmt::format("\"{}\" is not a variable name", name), "use letters, digits and underscores");
-      (k.kind == toggle_kind::option ? t.option : t.var) = name;
-      break;
-    }
-    case toggle_kind::feature:
-      if (std::string(k.key) == "feature") {
-        const std::string f = v.string(j[k.key], key);
-        if (!std::regex_match(f, feature_re)) v.fail(key, fmt::format("\"{}\" is not a Cargo feature name", f), "e.g. \"smallvec\"");
-        t.features[t.on] = {f};
-      } else {
-        if (!j[k.key].is_object()) v.fail(key, "must be an object of level → [features]", "e.g. {\"4\": [\"cap4\"]}");
-        for (const auto& [level, list] : j[k.key].items()) {
-          if (!t.has_level(level))
-            v.fail(key + "." + level, fmt::format("\"{}\" is not one of the levels [{}]", level, fmt::join(t.levels, ", ")),
-                   "key the features by level");
-          t.features[level] = v.strings(list, key + "." + level);
-          for (const auto& f : t.features[level])
-            if (!std::regex_match(f, feature_re)) v.fail(key + "." + level, fmt::format("\"{}\" is not a Cargo feature name", f), "e.g. \"smallvec\"");
-        }
-      }
-      break;
-    case toggle_kind::patch:
-    case toggle_kind::revert:
-      if (levels_given) v.fail(where + ".levels", fmt::format("a {} toggle has two levels: off and applied", k.key), "remove \"levels\"");
-      if (k.kind == toggle_kind::patch) {
-        const std::string file = v.string(j[k.key], key);
-        if (file.empty()) v.fail(key, "is empty", "give the diff's path, relative to the manifest");
-        t.patch = file;  // made absolute by the caller, which knows the manifest's folder
-      } else {
-        t.revert = v.string(j[k.key], key);
-        static const std::regex rev_re("[A-Za-z0-9_][A-Za-z0-9_./^~@{}-]{0,99}");
-        if (!std::regex_match(t.revert, rev_re))
-          v.fail(key, fmt::format("\"{}\" is not a commit", t.revert), "give a commit hash or a tag, e.g. \"3f2a9c1\"");
-      }
-      break;
-  }
-}
-
-// `"values"`: level → what reaches the build or the environment instead of the level's name, for
-// the kinds that hand a level over as text (option, var, env). Levels name variants and folders, so
-// they stay short; a value may be anything, e.g. a set of compiler flags.
-void parse_values(const validator& v, const json& j, const std::string& where, toggle_spec& t) {
-  if (!j.contains("values")) return;
-  const std::string key = where + ".values";
-  const bool env = t.kind == toggle_kind::env;
-  if (t.kind != toggle_kind::option && t.kind != toggle_kind::var && !env)
-    v.fail(key, fmt::format("a {} toggle takes no values", to_string(t.kind)),
-           t.kind == toggle_kind::feature ? "remove it: \"features\" maps each level to its Cargo features"
-                                          : "remove it: values are for option, var and env toggles");
-  if (!j["values"].is_object()) v.fail(key, "must be an object of level → value", "e.g. {\"O3\": \"-O3 -march=native\"}");
-  for (const auto& [level, value] : j["values"].items()) {
-    const std::string at = key + "." + level;
-    if (!t.has_level(level))
-      v.fail(at, fmt::format("\"{}\" is not one of the levels [{}]", level, fmt::join(t.levels, ", ")),
-             "key each value by one of the levels, or add the level to \"levels\"");
-    if (value.is_null() && env) {
-      t.values[level] = std::nullopt;  // unset: removed from the benchmark's environment
-      continue;
-    }
-    if (!value.is_string())
-      v.fail(at, fmt::format("must be a string{}, found {}", env ? " or null (unset)" : "", value.type_name()),
-             value.is_null() ? "null (the variable unset) is for env toggles: give the value as a string"
-                             : "quote the value, e.g. \"-O3 -march=native\"");
-    const std::string text = value.get<std::string>();
-    if (text.find('\0') != std::string::npos)
-      v.fail(at, "holds a NUL character", "remove it: a program's arguments and environment end at NUL");
-    t.values[level] = text;
-  }
-}
-
-toggle_spec parse_toggle(const validator& v, const json& j, const std::string& where, build_system system) {
-  if (!j.is_object()) v.fail(where, "must be an object", "write {\"id\": ..., \"option\": ...}");
-  v.only_keys(j, where, {"id", "option", "feature", "features", "var", "env", "patch", "revert", "levels", "values", "on",
-                         "title", "phase", "requires"});
-  toggle_spec t;
-  if (!j.contains("id")) v.fail(where + ".id", "missing", "give the toggle an id such as \"A1\"");
-  t.id = v.string(j["id"], where + ".id");
-  if (!std::regex_match(t.id, id_pattern()))
-    v.fail(where + ".id", fmt::format("\"{}\" is not a valid id", t.id),
-           "use 1–16 characters [A-Z0-9_] starting with a capital letter, e.g. \"A1\"");
-  parse_levels(v, j, where, t);
-  parse_kind(v, j, where, system, t);
-  parse_values(v, j, where, t);
-  if (j.contains("title")) t.title = v.string(j["title"], where + ".title");
-  if (j.contains("phase")) t.phase = v.string(j["phase"], where + ".phase");
-  if (j.contains("requires")) {
-    t.requires_caps = v.strings(j["requires"], where + ".requires");
-    for (size_t i = 0; i < t.requires_caps.size(); ++i)
-      if (t.requires_caps[i] != "cuda")
-        v.fail(fmt::format("{}.requires[{}]", where, i), fmt::format("unknown capability \"{}\"", t.requires_caps[i]),
-               "the known capabilities are: cuda");
-  }
-  return t;
-}
-
-// `"counts"`: false, true (the defaults), or the object of counts_spec.
-counts_spec parse_counts(const validator& v, const json& j, const std::string& where, double bench_timeout_s) {
-  counts_spec c;
-  c.timeout_s = 50 * bench_timeout_s;
-  if (j.is_boolean()) {
-    c.enabled = j.get<bool>();
-    return c;
-  }
-  if (!j.is_object())
-    v.fail(where, "must be an object or false", "e.g. {\"params\": {\"preset\": \"tiny\"}}, or false to leave the benchmark out of --counts");
-  v.only_keys(j, where, {"params", "region", "args", "rename", "timeout_s"});
-  if (j.contains("params"))
-    for (const auto& [key, value] : v.object(j, "params", where + ".params").items())
-      c.params[key] = v.scalar(value, where + ".params." + key);
-  if (j.contains("region")) {
-    c.region = v.string(j["region"], where + ".region");
-    if (c.region.empty() || c.region.find_first_of(" \t\n") != std::string::npos)
-      v.fail(where + ".region", fmt::format("\"{}\" is not a function pattern", c.region),
-             "name the function as `nm -C` spells it, with * and ? as wildcards, e.g. \"ns::run*\"");
-  }
-  if (j.contains("args")) c.args = v.strings(j["args"], where + ".args");
-  if (j.contains("rename")) {
-    const json& r = j["rename"];
-    if (!r.is_array()) v.fail(where + ".rename", "must be an array of [pattern, replacement] pairs", "e.g. [[\"<[0-9]+ul>\", \"<N>\"]]");
-    for (size_t i = 0; i < r.size(); ++i) {
-      const std::string at = fmt::format("{}.rename[{}]", where, i);
-      const auto pair = v.strings(r[i], at);
-      if (pair.size() != 2) v.fail(at, "must be a [pattern, replacement] pair", "e.g. [\"<[0-9]+ul>\", \"<N>\"]");
-      try {
-        std::regex re(pair[0], std::regex::ECMAScript);
-      } catch (const std::regex_error& e) {
-        v.fail(at, fmt::format("is not a valid ECMAScript regular expression ({})", e.what()), "fix the expression");
-      }
-      c.rename.emplace_back(pair[0], pair[1]);
-    }
-  }
-  if (j.contains("timeout_s")) c.timeout_s = v.positive(j["timeout_s"], where + ".timeout_s");
-  return c;
-}
-
-// The benchmark's output format: its row, which names the keys the format takes (design §4).
-const exec::output_format_row& format_row(const validator& v, const json& j, const std::string& where) {
-  if (!j.contains("format")) v.fail(where + ".format", "missing", fmt::format("use one of: {}", exec::output_format_names()));
-  const std::string format = v.string(j["format"], where + ".format");
-  const exec::output_format_row* row = exec::find_output_format(format);
-  if (row == nullptr)
-    v.fail(where + ".format", fmt::format("unknown format \"{}\"", format), fmt::format("use one of: {}", exec::output_format_names()));
-  return *row;
-}
-
-// The one hook where a format's own keys (`pattern`, `rows`, …) are handed to its row to validate.
-json format_options(const validator& v, const exec::output_format_row& row, const json& j, const std::string& where) {
-  try {
-    return row.options(j);
-  } catch (const exec::format_key_error& e) {
-    v.fail(where + "." + e.key, e.what, e.fix);
-  }
-}
-
-benchmark_spec parse_benchmark(const validator& v, const json& j, const std::string& where) {
-  if (!j.is_object()) v.fail(where, "must be an object", "write {\"name\": ..., \"format\": ..., \"command\": [...]}");
-  const exec::output_format_row& row = format_row(v, j, where);
-  std::vector<std::string> keys{"name", "format", "command", "timeout_s", "warmups", "ok_exit_codes", "counts", "better", "margin"};
-  keys.insert(keys.end(), row.keys.begin(), row.keys.end());
-  v.only_keys(j, where, keys);
-  benchmark_spec b;
-  if (!j.contains("name")) v.fail(where + ".name", "missing", "name the benchmark, e.g. \"proof\"");
-  b.name = v.string(j["name"], where + ".name");
-  static const std::regex name_re("[a-z][a-z0-9_]{0,31}");
-  if (!std::regex_match(b.name, name_re))
-    v.fail(where + ".name", fmt::format("\"{}\" is not a valid benchmark name", b.name),
-           "use 1–32 characters [a-z0-9_] starting with a letter (it prefixes metric names)");
-  b.format = std::string(row.name);
-  b.format_options = format_options(v, row, j, where);
-  if (!j.contains("command")) v.fail(where + ".command", "missing", "give the program and its arguments as an array");
-  b.command = v.strings(j["command"], where + ".command");
-  if (b.command.empty() || b.command.front().empty())
-    v.fail(where + ".command", "is empty", "give the program and its arguments, e.g. [\"{bin}/bench\", \"--json\"]");
-  if (j.contains("timeout_s")) b.timeout_s = v.positive(j["timeout_s"], where + ".timeout_s");
-  if (j.contains("warmups")) {
-    if (!j["warmups"].is_number_integer() || j["warmups"].get<int>() < 0)
-      v.fail(where + ".warmups", "must be a non-negative integer", "e.g. 1");
-    b.warmups = j["warmups"].get<int>();
-  }
-  if (j.contains("ok_exit_codes")) {
-    const json& codes = j["ok_exit_codes"];
-    if (!codes.is_array() || codes.empty())
-      v.fail(where + ".ok_exit_codes", "must be a non-empty array of exit codes", "e.g. [0, 4] for a program that exits with its count");
-    b.ok_exit_codes.clear();
-    for (const auto& c : codes) {
-      if (!c.is_number_integer() || c.get<long long>() < 0 || c.get<long long>() > 255)
-        v.fail(where + ".ok_exit_codes", fmt::format("{} is not an exit code", c.dump()), "use integers 0–255");
-      b.ok_exit_codes.push_back(c.get<int>());
-    }
-  }
-  b.counts.timeout_s = 50 * b.timeout_s;
-  if (j.contains("counts")) b.counts = parse_counts(v, j["counts"], where + ".counts", b.timeout_s);
-  return b;
-}
 
 void check_placeholders(const validator& v, const manifest& m) {
   for (size_t i = 0; i < m.benchmarks.size(); ++i) {
@@ -414,91 +59,6 @@ void check_placeholders(const validator& v, const manifest& m) {
   }
 }
 
-// build.targets: "bench:NAME" only where Cargo builds it, and no two targets make one program.
-void check_targets(const validator& v, const build_spec& b) {
-  static const std::regex bench_re("bench:[A-Za-z0-9_][A-Za-z0-9_-]*");
-  std::set<std::string> programs;
-  for (size_t i = 0; i < b.targets.size(); ++i) {
-    const std::string& t = b.targets[i];
-    const std::string where = fmt::format("build.targets[{}]", i);
-    if (t.rfind("bench:", 0) == 0) {
-      if (b.system != build_system::cargo)
-        v.fail(where, fmt::format("\"{}\": only a cargo build has bench targets", t), "name the program the build makes");
-      if (!std::regex_match(t, bench_re))
-        v.fail(where, fmt::format("\"{}\" is not a Cargo bench target", t), "write \"bench:NAME\", NAME as in [[bench]] or benches/NAME.rs");
-    }
-    if (!programs.insert(program_of_target(t)).second)
-      v.fail(where, fmt::format("\"{}\" makes the program {{bin}}/{} that another target makes", t, program_of_target(t)),
-             "keep one target per program name");
-  }
-}
-
-void parse_build(const validator& v, const json& b, build_spec& out) {
-  if (b.contains("system")) {
-    const std::string sys = v.string(b["system"], "build.system");
-    std::vector<std::string> names;
-    for (const auto& r : system_rows()) names.push_back(r.name);
-    const auto row = std::find_if(system_rows().begin(), system_rows().end(), [&](const system_row& r) { return r.name == sys; });
-    if (row == system_rows().end())
-      v.fail("build.system", fmt::format("unknown build system \"{}\"", sys), fmt::format("use one of: {}", fmt::join(names, ", ")));
-    out.system = row->system;
-  }
-  v.only_keys(b, "build", row_of(out.system).keys);
-  if (b.contains("build_type")) out.build_type = v.string(b["build_type"], "build.build_type");
-  if (b.contains("args")) out.args = v.strings(b["args"], "build.args");
-  switch (out.system) {
-    case build_system::meson: break;
-    case build_system::cmake:
-      if (b.contains("generator")) out.generator = v.string(b["generator"], "build.generator");
-      if (b.contains("cmake_args")) out.cmake_args = v.strings(b["cmake_args"], "build.cmake_args");
-      if (b.contains("bundle_args")) out.bundle_args = v.strings(b["bundle_args"], "build.bundle_args");
-      for (size_t i = 0; i < out.bundle_args.size(); ++i)
-        if (out.bundle_args[i].rfind("-", 0) != 0)
-          v.fail(fmt::format("build.bundle_args[{}]", i), fmt::format("\"{}\" is not a configure option", out.bundle_args[i]),
-                 "give cmake options, e.g. [\"-DABTEST_CUDA=ON\", \"-DCMAKE_CUDA_ARCHITECTURES=90\"]");
-      break;
-    case build_system::cargo: {
-      if (b.contains("profile")) out.profile = v.string(b["profile"], "build.profile");
-      static const std::regex profile_re("[A-Za-z][A-Za-z0-9_-]{0,63}");
-      if (!std::regex_match(out.profile, profile_re))
-        v.fail("build.profile", fmt::format("\"{}\" is not a Cargo profile name", out.profile), "e.g. \"release\"");
-      for (const auto& a : out.args)
-        if (a.rfind("--features", 0) == 0 || a == "-F" || a.rfind("--target-dir", 0) == 0 || a.rfind("--profile", 0) == 0 ||
-            a == "--release")
-          v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
-                 "remove it: features come from the toggles and build.features, the profile from build.profile, the target "
-                 "folder is per variant");
-        else if (a == "--bin" || a == "--bench" || a == "--bins" || a == "--benches" || a == "-p" || a.rfind("--package", 0) == 0)
-          v.fail("build.args", fmt::format("\"{}\" is set by abtest", a),
-                 "name the programs in build.targets (\"NAME\" for a bin, \"bench:NAME\" for a bench) and the workspace members "
-                 "in build.packages");
-      if (b.contains("packages")) out.packages = v.strings(b["packages"], "build.packages");
-      if (b.contains("features")) out.features = v.strings(b["features"], "build.features");
-      static const std::regex package_re("[A-Za-z0-9_][A-Za-z0-9_-]*");
-      static const std::regex feature_re("[A-Za-z0-9_][A-Za-z0-9_+.-]*([?]?/[A-Za-z0-9_][A-Za-z0-9_+.-]*)?");
-      for (size_t i = 0; i < out.packages.size(); ++i)
-        if (!std::regex_match(out.packages[i], package_re))
-          v.fail(fmt::format("build.packages[{}]", i), fmt::format("\"{}\" is not a Cargo package name", out.packages[i]),
-                 "name a workspace member, e.g. \"cuzk-bench\"");
-      for (size_t i = 0; i < out.features.size(); ++i)
-        if (!std::regex_match(out.features[i], feature_re))
-          v.fail(fmt::format("build.features[{}]", i), fmt::format("\"{}\" is not a Cargo feature name", out.features[i]),
-                 "e.g. \"synth-bench\" or \"cuzk-bench/synth-bench\"");
-      break;
-    }
-    case build_system::command:
-      if (!b.contains("command")) v.fail("build.command", "missing", "give the build's argv, e.g. [\"make\", \"-j2\", \"OPT={OPT}\"]");
-      out.command = v.strings(b["command"], "build.command");
-      if (out.command.empty() || out.command.front().empty()) v.fail("build.command", "is empty", "give the build's argv");
-      if (b.contains("bin")) out.bin = v.string(b["bin"], "build.bin");
-      if (std::filesystem::path(out.bin).is_absolute() || out.bin.find("..") != std::string::npos)
-        v.fail("build.bin", fmt::format("\"{}\" leaves the worktree", out.bin), "give a folder inside the project, e.g. \"out\"");
-      break;
-  }
-  if (b.contains("targets")) out.targets = v.strings(b["targets"], "build.targets");
-  check_targets(v, out);
-  if (b.contains("without_cuda_args")) out.without_cuda_args = v.strings(b["without_cuda_args"], "build.without_cuda_args");
-}
 
 // build.command's placeholders: {build_dir} and the `var` toggles' names.
 void check_build_command(const validator& v, const manifest& m) {
@@ -507,8 +67,10 @@ void check_build_command(const validator& v, const manifest& m) {
     for (std::sregex_iterator it(arg.begin(), arg.end(), placeholder_pattern()), end; it != end; ++it) {
       const std::string name = (*it)[1];
       if (name == "build_dir") continue;
-      const bool known = std::any_of(m.toggles.begin(), m.toggles.end(),
-                                     [&](const toggle_spec& t) { return t.kind == toggle_kind::var && t.var == name; });
+      const bool known = std::any_of(m.toggles.begin(), m.toggles.end(), [&](const toggle_spec& t) {
+        const std::string* var = t.kind->command_variable(t);
+        return var && *var == name;
+      });
       if (!known)
         v.fail(fmt::format("build.command[{}]", a), fmt::format("placeholder {{{}}} is not defined", name),
                "use {build_dir} or the name of a \"var\" toggle");
@@ -520,24 +82,100 @@ size_t line_of(const std::string& text, size_t byte) {
   return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + std::min(byte, text.size()), '\n'));
 }
 
-}  // namespace
-
-const char* to_string(toggle_kind k) {
-  switch (k) {
-    case toggle_kind::option: return "option";
-    case toggle_kind::feature: return "feature";
-    case toggle_kind::var: return "var";
-    case toggle_kind::env: return "env";
-    case toggle_kind::patch: return "patch";
-    case toggle_kind::revert: return "revert";
+json parse_json(const std::string& text, const std::filesystem::path& path) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw usage_error(fmt::format("{}:{}: not valid JSON ({}) — fix the syntax", path.string(), line_of(text, e.byte), e.what()));
+  } catch (const json::out_of_range& e) {  // a number too large for a double (found by fuzz_manifest)
+    throw usage_error(fmt::format("{}: not valid JSON ({}) — write a smaller number", path.string(), e.what()));
   }
-  return "?";
 }
 
-const char* to_string(build_system s) { return row_of(s).name; }
+void parse_params(const validator& v, const json& root, manifest& m) {
+  if (!root.contains("params")) return;
+  for (const auto& [key, value] : v.object(root, "params", "params").items()) {
+    static const std::regex key_re("[A-Za-z_][A-Za-z0-9_]*");
+    if (!std::regex_match(key, key_re) || key == "bin" || key == "out")
+      v.fail("params." + key, "is not a valid parameter name", "use [A-Za-z_][A-Za-z0-9_]*, and not \"bin\" or \"out\"");
+    m.params[key] = v.scalar(value, "params." + key);
+  }
+}
+
+// Each toggle by its kind (toggles/), then what only the whole list shows: ids and variables
+// (option / var / env names) each owned by one toggle.
+void parse_toggles(const validator& v, const json& root, manifest& m) {
+  if (!root.contains("toggles") || !root["toggles"].is_array())
+    v.fail("toggles", "missing or not an array", "list the toggles: [{\"id\": \"A1\", \"option\": \"...\"}, ...]");
+  std::set<std::string> ids;
+  std::map<std::string, std::string> variables;  // variable → the toggle that owns it
+  for (size_t i = 0; i < root["toggles"].size(); ++i) {
+    const std::string where = fmt::format("toggles[{}]", i);
+    toggle_spec t = parse_toggle(v, root["toggles"][i], where, m.build.system);
+    if (!ids.insert(t.id).second) v.fail(where + ".id", fmt::format("duplicate id \"{}\"", t.id), "give each toggle its own id");
+    const std::string name = t.kind->variable(t);
+    if (!name.empty() && !variables.emplace(name, t.id).second)
+      v.fail(where + "." + t.kind->name(), fmt::format("\"{}\" is used by two toggles ({} and {})", name, variables[name], t.id),
+             "give each toggle its own variable");
+    t.kind->resolve_paths(t, m.dir);
+    m.toggles.push_back(std::move(t));
+  }
+}
+
+// The benchmarks; returns their names.
+std::set<std::string> parse_benchmarks(const validator& v, const json& root, manifest& m) {
+  if (!root.contains("benchmarks") || !root["benchmarks"].is_array() || root["benchmarks"].empty())
+    v.fail("benchmarks", "missing, empty or not an array", "list at least one benchmark");
+  std::set<std::string> names;
+  for (size_t i = 0; i < root["benchmarks"].size(); ++i) {
+    const std::string where = fmt::format("benchmarks[{}]", i);
+    benchmark_spec b = parse_benchmark(v, root["benchmarks"][i], where);
+    if (!names.insert(b.name).second) v.fail(where + ".name", fmt::format("duplicate benchmark \"{}\"", b.name), "give each benchmark its own name");
+    m.benchmarks.push_back(std::move(b));
+  }
+  return names;
+}
+
+// Every `{bin}/NAME` program must be one of the build targets, or it would never be built.
+void check_programs_built(const validator& v, const manifest& m) {
+  for (size_t i = 0; i < m.benchmarks.size(); ++i) {
+    const std::string& prog = m.benchmarks[i].command.front();
+    if (prog.rfind("{bin}/", 0) != 0) continue;
+    const std::string target = prog.substr(6);
+    if (std::none_of(m.build.targets.begin(), m.build.targets.end(), [&](const std::string& t) { return program_of_target(t) == target; }))
+      v.fail(fmt::format("benchmarks[{}].command[0]", i), fmt::format("program \"{}\" is not in build.targets", target),
+             fmt::format("add \"{}\" to build.targets{}", target,
+                         has_bench_targets(m.build.system) ? fmt::format(" (\"bench:{}\" for a bench target)", target) : ""));
+  }
+}
+
+reference_spec parse_reference(const validator& v, const json& root, const std::set<std::string>& names) {
+  const json& r = v.object(root, "reference", "reference");
+  v.only_keys(r, "reference", {"label", "params", "metrics"});
+  reference_spec ref;
+  if (r.contains("label")) ref.label = v.string(r["label"], "reference.label");
+  if (r.contains("params")) {
+    for (const auto& [key, value] : v.object(r, "params", "reference.params").items())
+      ref.params[key] = v.scalar(value, "reference.params." + key);
+  }
+  if (!r.contains("metrics") || !r["metrics"].is_object() || r["metrics"].empty())
+    v.fail("reference.metrics", "missing or empty", "give the recorded figures, e.g. {\"proof.total_s\": 88.9}");
+  for (const auto& [key, value] : r["metrics"].items()) {
+    if (!value.is_number() || value.get<double>() <= 0)
+      v.fail("reference.metrics." + key, "must be a positive number", "write the recorded value in the metric's unit");
+    const auto dot = key.find('.');
+    if (dot == std::string::npos || !names.count(key.substr(0, dot)))
+      v.fail("reference.metrics." + key, "does not name a metric of a listed benchmark",
+             "spell it <benchmark>.<metric>, e.g. proof.total_s");
+    ref.metrics[key] = value.get<double>();
+  }
+  return ref;
+}
+
+}  // namespace
 
 bool manifest::needs_worktrees() const {
-  return build.system == build_system::command ||
+  return builds_in_source(build.system) ||
          std::any_of(toggles.begin(), toggles.end(), [](const toggle_spec& t) { return t.changes_source(); });
 }
 
@@ -572,14 +210,7 @@ const benchmark_spec* manifest::find_benchmark(const std::string& name) const {
 
 manifest parse_manifest(const std::string& text, const std::filesystem::path& path) {
   validator v(path);
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw usage_error(fmt::format("{}:{}: not valid JSON ({}) — fix the syntax", path.string(), line_of(text, e.byte), e.what()));
-  } catch (const json::out_of_range& e) {  // a number too large for a double (found by fuzz_manifest)
-    throw usage_error(fmt::format("{}: not valid JSON ({}) — write a smaller number", path.string(), e.what()));
-  }
+  const json root = parse_json(text, path);
   if (!root.is_object()) v.fail("(top level)", "must be a JSON object", "see design §3 for the format");
   v.only_keys(root, "", {"project", "source_dir", "build", "params", "toggles", "benchmarks", "metrics", "reference"});
 
@@ -592,76 +223,14 @@ manifest parse_manifest(const std::string& text, const std::filesystem::path& pa
   if (!m.source_dir.has_filename()) m.source_dir = m.source_dir.parent_path();  // "/p/." normalizes to "/p/"
 
   if (root.contains("build")) parse_build(v, v.object(root, "build", "build"), m.build);
-  if (root.contains("params")) {
-    const json& p = v.object(root, "params", "params");
-    for (const auto& [key, value] : p.items()) {
-      static const std::regex key_re("[A-Za-z_][A-Za-z0-9_]*");
-      if (!std::regex_match(key, key_re) || key == "bin" || key == "out")
-        v.fail("params." + key, "is not a valid parameter name", "use [A-Za-z_][A-Za-z0-9_]*, and not \"bin\" or \"out\"");
-      m.params[key] = v.scalar(value, "params." + key);
-    }
-  }
-  if (!root.contains("toggles") || !root["toggles"].is_array())
-    v.fail("toggles", "missing or not an array", "list the toggles: [{\"id\": \"A1\", \"option\": \"...\"}, ...]");
-  std::set<std::string> ids;
-  std::map<std::string, std::string> variables;  // option / var / env name → the toggle that owns it
-  for (size_t i = 0; i < root["toggles"].size(); ++i) {
-    const std::string where = fmt::format("toggles[{}]", i);
-    toggle_spec t = parse_toggle(v, root["toggles"][i], where, m.build.system);
-    if (!ids.insert(t.id).second) v.fail(where + ".id", fmt::format("duplicate id \"{}\"", t.id), "give each toggle its own id");
-    const std::string& name = t.kind == toggle_kind::option ? t.option : t.var;
-    if (!name.empty() && !variables.emplace(name, t.id).second)
-      v.fail(where + "." + to_string(t.kind), fmt::format("\"{}\" is used by two toggles ({} and {})", name, variables[name], t.id),
-             "give each toggle its own variable");
-    if (t.kind == toggle_kind::patch) t.patch = (m.dir / t.patch).lexically_normal();
-    m.toggles.push_back(std::move(t));
-  }
+  parse_params(v, root, m);
+  parse_toggles(v, root, m);
   check_build_command(v, m);
-  if (!root.contains("benchmarks") || !root["benchmarks"].is_array() || root["benchmarks"].empty())
-    v.fail("benchmarks", "missing, empty or not an array", "list at least one benchmark");
-  std::set<std::string> names;
-  for (size_t i = 0; i < root["benchmarks"].size(); ++i) {
-    const std::string where = fmt::format("benchmarks[{}]", i);
-    benchmark_spec b = parse_benchmark(v, root["benchmarks"][i], where);
-    if (!names.insert(b.name).second) v.fail(where + ".name", fmt::format("duplicate benchmark \"{}\"", b.name), "give each benchmark its own name");
-    m.benchmarks.push_back(std::move(b));
-  }
+  const std::set<std::string> names = parse_benchmarks(v, root, m);
   check_placeholders(v, m);
   m.metric_rules = parse_metric_rules(root, names, path);
-
-  // Every `{bin}/NAME` program must be one of the build targets, or it would never be built.
-  for (size_t i = 0; i < m.benchmarks.size(); ++i) {
-    const std::string& prog = m.benchmarks[i].command.front();
-    if (prog.rfind("{bin}/", 0) != 0) continue;
-    const std::string target = prog.substr(6);
-    if (std::none_of(m.build.targets.begin(), m.build.targets.end(), [&](const std::string& t) { return program_of_target(t) == target; }))
-      v.fail(fmt::format("benchmarks[{}].command[0]", i), fmt::format("program \"{}\" is not in build.targets", target),
-             fmt::format("add \"{}\" to build.targets{}", target,
-                         m.build.system == build_system::cargo ? fmt::format(" (\"bench:{}\" for a bench target)", target) : ""));
-  }
-
-  if (root.contains("reference")) {
-    const json& r = v.object(root, "reference", "reference");
-    v.only_keys(r, "reference", {"label", "params", "metrics"});
-    reference_spec ref;
-    if (r.contains("label")) ref.label = v.string(r["label"], "reference.label");
-    if (r.contains("params")) {
-      for (const auto& [key, value] : v.object(r, "params", "reference.params").items())
-        ref.params[key] = v.scalar(value, "reference.params." + key);
-    }
-    if (!r.contains("metrics") || !r["metrics"].is_object() || r["metrics"].empty())
-      v.fail("reference.metrics", "missing or empty", "give the recorded figures, e.g. {\"proof.total_s\": 88.9}");
-    for (const auto& [key, value] : r["metrics"].items()) {
-      if (!value.is_number() || value.get<double>() <= 0)
-        v.fail("reference.metrics." + key, "must be a positive number", "write the recorded value in the metric's unit");
-      const auto dot = key.find('.');
-      if (dot == std::string::npos || !names.count(key.substr(0, dot)))
-        v.fail("reference.metrics." + key, "does not name a metric of a listed benchmark",
-               "spell it <benchmark>.<metric>, e.g. proof.total_s");
-      ref.metrics[key] = value.get<double>();
-    }
-    m.reference = std::move(ref);
-  }
+  check_programs_built(v, m);
+  if (root.contains("reference")) m.reference = parse_reference(v, root, names);
   return m;
 }
 
@@ -684,21 +253,13 @@ void check_sources(const manifest& m) {
     const auto top = git({"rev-parse", "--show-toplevel"});
     if (!top.ok)
       v.fail("source_dir", fmt::format("{} is not in a git repository", m.source_dir.string()),
-             m.build.system == build_system::command
+             builds_in_source(m.build.system)
                  ? "a command build runs in a git worktree per variant: `git init && git add -A && git commit` the project first"
                  : "patch and revert toggles build in git worktrees: `git init && git add -A && git commit` the project first");
   }
   for (size_t i = 0; i < m.toggles.size(); ++i) {
     const toggle_spec& t = m.toggles[i];
-    const std::string where = fmt::format("toggles[{}].{}", i, to_string(t.kind));
-    if (t.kind == toggle_kind::patch && !std::filesystem::is_regular_file(t.patch))
-      v.fail(where, fmt::format("no patch file {}", t.patch.string()), "give the diff's path relative to the manifest's folder");
-    if (t.kind == toggle_kind::revert) {
-      const auto r = git({"rev-parse", "--verify", "--quiet", t.revert + "^{commit}"});
-      if (!r.ok)
-        v.fail(where, fmt::format("\"{}\" is not a commit of {}", t.revert, m.source_dir.string()),
-               "give a commit of the project's history (`git log --oneline` lists them)");
-    }
+    t.kind->check_source(v, fmt::format("toggles[{}].{}", i, t.kind->name()), t, m);
   }
 }
 

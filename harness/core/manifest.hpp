@@ -16,20 +16,14 @@
 
 namespace abtest {
 
-// How a toggle reaches the project (design §3.1); exactly one kind key per toggle.
-enum class toggle_kind {
-  option,   // cmake: -D<option>=<value of the level>
-  feature,  // cargo: the level's features (`feature` = one feature for the on level, `features` = per level)
-  var,      // command: {VAR} in build.command and $VAR in its environment
-  env,      // run time only: $VAR of the benchmark process (set, or removed); no rebuild
-  patch,    // `git apply` of a diff in the variant's worktree
-  revert,   // the inverse of a commit, the same way
-};
-const char* to_string(toggle_kind k);
+// How a toggle reaches the project (design §3.1): option, feature, var, env, patch, revert — each one
+// file of harness/core/toggles/ behind this interface (toggles/toggle_kind.hpp); exactly one kind key per toggle.
+class toggle_kind;
+const toggle_kind& option_toggle_kind();
 
 struct toggle_spec {
   std::string id;                        // [A-Z][A-Z0-9_]{0,15}
-  toggle_kind kind = toggle_kind::option;
+  const toggle_kind* kind = &option_toggle_kind();  // never null
   std::string option;                    // option: the CMake cache variable that carries the level
   std::map<std::string, std::vector<std::string>> features;  // feature: level → Cargo features
   std::string var;                       // var / env: the variable's name
@@ -46,8 +40,8 @@ struct toggle_spec {
   std::vector<std::string> requires_caps;  // e.g. {"cuda"}: inert on a host without them
 
   const std::string& off() const { return levels.front(); }
-  bool changes_build() const { return kind != toggle_kind::env; }
-  bool changes_source() const { return kind == toggle_kind::patch || kind == toggle_kind::revert; }
+  bool changes_build() const;   // its kind's: every kind but env
+  bool changes_source() const;  // its kind's: patch, revert
   bool two_level() const { return levels.size() == 2; }
   bool has_level(const std::string& level) const;
   // What `level` hands the build (-D<option>=, {VAR}) or the benchmark's environment: its entry in

@@ -1,6 +1,7 @@
 // resolved_toggles: CMake truth, a cache value's level, a Cargo feature set's level, the flips
 // between two builds and their words (design §5).
 #include "harness/builder/resolved_toggles.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 
 #include <gtest/gtest.h>
 
@@ -39,7 +40,7 @@ TEST(resolved_toggles, a_cache_value_is_the_level_of_the_same_text_else_the_same
 TEST(resolved_toggles, the_level_of_features_is_the_last_whose_features_are_all_enabled) {
   toggle_spec a1;
   a1.id = "A1";
-  a1.kind = toggle_kind::feature;
+  a1.kind = find_toggle_kind("feature");
   a1.levels = {"0", "1", "2", "4"};
   a1.features = {{"1", {"smallvec1"}}, {"2", {"smallvec2"}}, {"4", {"smallvec4"}}};
   EXPECT_EQ(level_of_features(a1, {}), "0");

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/toggles/toggle_kind.hpp"
 #include "tests/harness/core/manifest_error.hpp"
 
 namespace abtest {
@@ -180,11 +181,11 @@ TEST(manifest, cargo_projects_take_features_env_and_patch_toggles) {
   const manifest m = parse_manifest(cargo_doc().dump(), "/p/abtest.json");
   EXPECT_EQ(m.build.system, build_system::cargo);
   EXPECT_EQ(m.build.args, std::vector<std::string>{"--offline"});
-  EXPECT_EQ(m.toggle("A1").kind, toggle_kind::feature);
+  EXPECT_EQ(m.toggle("A1").kind, find_toggle_kind("feature"));
   EXPECT_EQ(m.toggle("A1").features.at("2"), std::vector<std::string>{"cap2"});
   EXPECT_FALSE(m.toggle("A1").features.count("0"));  // the off level: no features
   EXPECT_EQ(m.toggle("SLOW").features.at("ON"), std::vector<std::string>{"planted_slow"});
-  EXPECT_EQ(m.toggle("W").kind, toggle_kind::env);
+  EXPECT_EQ(m.toggle("W").kind, find_toggle_kind("env"));
   EXPECT_EQ(m.toggle("W").var, "ZK_MSM_WINDOW");
   EXPECT_FALSE(m.toggle("W").changes_build());
   EXPECT_EQ(m.toggle("P1").patch, "/p/patches/p1.diff");
