@@ -19,10 +19,6 @@
 namespace abtest {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // Order within a benchmark: its total first, the phases under it, process metrics, then counts.
 int metric_rank(const std::string& metric) {
   const std::string name = metric.substr(metric.find('.') + 1);
