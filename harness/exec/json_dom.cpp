@@ -105,18 +105,6 @@ std::optional<double> number_of(dom_element e) {
   }
 }
 
-std::string add_times(std::string_view raw, dom_element stats, std::string_view non_numeric, metric_set& metrics) {
-  const std::string name = sanitize_metric_name(raw);
-  for (const auto& [key, suffix] : {std::pair{"mean", "_s"}, std::pair{"median", "_median_s"}}) {
-    const auto field = member(stats, key);
-    if (!field || field->is_null()) continue;
-    const auto value = number_of(*field);
-    if (!value) return fmt::format(fmt::runtime(non_numeric), raw, key);
-    if (!metrics.add(raw, name + suffix, *value)) return metrics.error();
-  }
-  return {};
-}
-
 std::vector<std::pair<std::string_view, dom_element>> sorted_members(simdjson::dom::object o) {
   std::vector<std::pair<std::string_view, dom_element>> out;
   for (const auto field : o) out.emplace_back(field.key, field.value);

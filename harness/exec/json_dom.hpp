@@ -54,12 +54,4 @@ std::optional<double> number_of(dom_element e);
 // which the formats' messages (the first bad member, the first colliding name) follow.
 std::vector<std::pair<std::string_view, dom_element>> sorted_members(simdjson::dom::object o);
 
-class metric_set;
-
-// The `mean` and `median` (seconds) of `stats` as `<raw>_s` and `<raw>_median_s`, the shape
-// hyperfine's and pytest-benchmark's JSON share; an absent or null one is left out. A non-number
-// is the error `non_numeric` (a format string taking the raw name and the key); else a
-// collision's; empty on success.
-std::string add_times(std::string_view raw, dom_element stats, std::string_view non_numeric, metric_set& metrics);
-
 }  // namespace abtest::exec::detail
