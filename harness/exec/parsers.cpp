@@ -116,24 +116,44 @@ std::optional<double> parse_number(std::string_view text) {
 }
 
 bool metric_set::add(std::string_view raw, std::string_view metric, double value) {
-  const std::string name = fmt::format("{}.{}", bench_, metric);
+  std::string name;
+  name.reserve(bench_.size() + 1 + metric.size());
+  ((name += bench_) += '.') += metric;
   if (!std::isfinite(value)) {
     error_ = fmt::format("benchmark '{}' reported {} — a metric must be a finite number", raw, value);
     return false;
   }
-  const auto [it, added] = raw_of_.emplace(name, std::string(raw));
-  if (!added && it->second != raw) {
+  const auto [it, added] = seen_.try_emplace(std::move(name));
+  if (added) {
+    it->second.raw = raw;
+    it->second.first = value;
+    return true;
+  }
+  if (it->second.raw != raw) {
     error_ = fmt::format("benchmarks '{}' and '{}' both become the metric {} (characters outside [A-Za-z0-9_] become "
                          "'_') — rename one of them so that their names differ in letters or digits",
-                         it->second, raw, name);
+                         it->second.raw, raw, it->first);
     return false;
   }
-  seen_[name].push_back(value);
+  it->second.more.push_back(value);
   return true;
 }
 
 parsed_output metric_set::finish(parsed_output p, std::string_view what_to_check) const {
-  for (const auto& [name, values] : seen_) p.metrics.emplace(name, median(values));
+  std::vector<const std::pair<const std::string, seen>*> sorted;
+  sorted.reserve(seen_.size());
+  for (const auto& entry : seen_) sorted.push_back(&entry);
+  std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : sorted) {  // in key order: each insertion at the end, O(1)
+    const seen& s = entry->second;
+    double value = s.first;
+    if (!s.more.empty()) {
+      std::vector<double> all = s.more;
+      all.push_back(s.first);
+      value = median(std::move(all));
+    }
+    p.metrics.emplace_hint(p.metrics.end(), entry->first, value);
+  }
   return detail::finish(std::move(p), what_to_check);
 }
 
@@ -167,18 +187,6 @@ std::string read_input(const format_input& in, output_stream from, std::string& 
       text += in.stderr_text;
       break;
     case output_stream::none: text.clear(); break;
-  }
-  return {};
-}
-
-std::string read_json_document(const format_input& in, std::string_view what, std::string_view what_to_do, nlohmann::json& doc) {
-  std::string text;
-  if (std::string error = read_input(in, output_stream::stdout_text, text); !error.empty()) return error;
-  try {
-    doc = nlohmann::json::parse(sanitize_json_numbers(text));
-  } catch (const nlohmann::json::exception& e) {
-    return fmt::format("{} is not {} ({}; it starts with '{}') — {}", input_name(in, output_stream::stdout_text), what, e.what(),
-                       excerpt(text), what_to_do);
   }
   return {};
 }

@@ -13,14 +13,11 @@
 #include "harness/report/exporter.hpp"
 #include "harness/report/mechanisms.hpp"
 #include "harness/report/metric_policy_text.hpp"
+#include "harness/report/metric_value.hpp"
 #include "harness/report/verdict_json.hpp"
 
 namespace abtest {
 namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // Order within a benchmark: its total first, the phases under it, process metrics, then counts.
 int metric_rank(const std::string& metric) {
@@ -82,19 +79,7 @@ std::string verdict_label(const verdict_row& r) {
   return v;
 }
 
-std::string format_value(const std::string& metric, double value) {
-  if (ends_with(metric, "_per_s")) return fmt::format("{:.4g}/s", value);  // a rate, not a time
-  if (ends_with(metric, "_s")) {
-    const double a = std::fabs(value);
-    if (a >= 1) return fmt::format("{:.3f} s", value);
-    if (a >= 1e-3) return fmt::format("{:.3f} ms", value * 1e3);
-    if (a >= 1e-6) return fmt::format("{:.3f} µs", value * 1e6);
-    return fmt::format("{:.1f} ns", value * 1e9);
-  }
-  if (ends_with(metric, "_mib")) return fmt::format("{:.1f} MiB", value);
-  if (value == std::floor(value) && std::fabs(value) < 1e12) return fmt::format("{:.0f}", value);
-  return fmt::format("{:.4g}", value);
-}
+std::string format_value(const std::string& metric, double value) { return report::format_metric_value(metric, value); }
 
 std::string terminal_report(const report_input& in) {
   std::string out;

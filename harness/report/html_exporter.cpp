@@ -1,6 +1,8 @@
 // HTML report with gnuplot SVG plots inlined (see html_exporter.hpp).
 #include "harness/report/html_exporter.hpp"
 
+#include "harness/report/metric_value.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -64,7 +66,7 @@ std::string html_exporter::render(const report_data& r) const {
   if (!r.verdicts.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& v : r.verdicts)
-      rows.push_back({v.variant, v.metric, std::to_string(v.n), format_number(v.baseline_median), format_number(v.candidate_median),
+      rows.push_back({v.variant, v.metric, std::to_string(v.n), format_metric_cell(v.metric, v.baseline_median), format_metric_cell(v.metric, v.candidate_median),
                       v.ratio ? format_change(*v.ratio) : "—", format_ci(v), format_number(v.p_adjusted), verdict_label(v)});
     s += "<h2>Verdicts</h2>\n" +
          table({"variant", "metric", "n", "baseline", "candidate", "change", "95% CI", "p (Holm)", "verdict"}, rows);

@@ -3,6 +3,7 @@
 
 #include "harness/report/alerts.hpp"
 #include "harness/report/mechanisms.hpp"
+#include "harness/report/metric_value.hpp"
 
 #include <fmt/format.h>
 
@@ -56,7 +57,7 @@ std::string markdown_exporter::render(const report_data& r) const {
            "|---|---|---:|---:|---:|---:|---|---:|---|\n";
     for (const auto& v : r.verdicts)
       out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", v.variant, v.metric, v.n,
-                         format_number(v.baseline_median), format_number(v.candidate_median),
+                         format_metric_cell(v.metric, v.baseline_median), format_metric_cell(v.metric, v.candidate_median),
                          v.ratio ? format_change(*v.ratio) : "—", format_ci(v), format_number(v.p_adjusted), verdict_label(v));
     out += "\n";
   }

@@ -1,6 +1,8 @@
 // The output formats end to end: `abtest run` builds a tiny project (tests/fixtures/formats/e2e) and
-// measures it through the real tools — hyperfine, pytest-benchmark, zstd, Google Benchmark, libtest
-// and a JSON Lines file at {out} — and each toggle's known effect comes back with the right sign.
+// measures it through the real tools — hyperfine, pytest-benchmark, zstd, Google Benchmark, libtest,
+// a JSON Lines file at {out}, Catch2's XML reporter — and through divan's tree printed by a
+// hand-written program (divan is not in Debian), and each toggle's known effect comes back with the
+// right sign.
 #include <gtest/gtest.h>
 
 #include "tests/e2e/bisect_test_support.hpp"
@@ -37,7 +39,20 @@ nlohmann::json manifest() {
          {"command", {"{bin}/counters", "--benchmark_out={out}", "--benchmark_out_format=json"}}},
         {{"name", "lt"}, {"format", "libtest"}, {"timeout_s", 60}, {"command", {"{bin}/libtest_bench", "--bench"}}},
         {{"name", "jl"}, {"format", "json"}, {"name_field", "case"}, {"value_field", "ns"}, {"unit", "ns"},
-         {"where", {{"event", "case"}}}, {"timeout_s", 60}, {"command", {"/usr/bin/python3", "jsonl.py", "{out}"}}}}}};
+         {"where", {{"event", "case"}}}, {"timeout_s", 60}, {"command", {"/usr/bin/python3", "jsonl.py", "{out}"}}},
+        {{"name", "dv"}, {"format", "divan"}, {"timeout_s", 60}, {"command", {"/usr/bin/python3", "divan_tree.py"}}}}}};
+}
+
+// The Catch2 benchmarks: their own manifest and build (build_catch2.sh), so that only their test
+// compiles Catch2's header — a slow test (label `slow`: its first build takes minutes on a loaded host).
+nlohmann::json catch2_manifest() {
+  return {{"project", "formats-catch2"},
+          {"source_dir", "."},
+          {"build", {{"system", "command"}, {"command", {"sh", "build_catch2.sh"}}, {"bin", "out"}, {"targets", {"catch_bench"}}}},
+          {"toggles", {{{"id", "SPIN"}, {"env", "FMT_SPIN"}, {"levels", {"8", "1"}}}}},
+          {"benchmarks",
+           {{{"name", "c2"}, {"format", "catch2"}, {"timeout_s", 120},
+             {"command", {"{bin}/catch_bench", "-r", "xml", "--benchmark-samples", "20", "--benchmark-resamples", "1000"}}}}}};
 }
 
 // The project in a git repository under the e2e work folder, kept between tests (fixed commit
@@ -47,6 +62,7 @@ fs::path project() {
   const fs::path src = fs::path(ABTEST_SOURCE_DIR) / "tests" / "fixtures" / "formats" / "e2e";
   for (const auto& e : fs::directory_iterator(src)) write_if_changed(repo / e.path().filename(), slurp(e.path()));
   write_if_changed(repo / "abtest.json", manifest().dump(2) + "\n");
+  write_if_changed(repo / "catch2.json", catch2_manifest().dump(2) + "\n");
   write_if_changed(repo / ".gitignore", ".abtest/\nout/\ninput.bin\n__pycache__/\n");
   // 2 MB of a real binary for zstd to compress.
   if (!fs::exists(repo / "input.bin")) {
@@ -67,10 +83,11 @@ struct verdict_row {
 };
 
 // `abtest --json run --bench BENCH --toggle TOGGLE` on the project.
-nlohmann::json run(const std::string& bench, const std::string& toggle, int rounds = 3) {
+nlohmann::json run(const std::string& bench, const std::string& toggle, int rounds = 3,
+                   const std::string& manifest_file = "abtest.json") {
   const fs::path repo = project();
   scratch db("formats-db");
-  const auto r = run_abtest({"--json", "--manifest", (repo / "abtest.json").string(), "--db", (db.path() / "r.db").string(),
+  const auto r = run_abtest({"--json", "--manifest", (repo / manifest_file).string(), "--db", (db.path() / "r.db").string(),
                              "run", "--bench", bench, "--toggle", toggle, "--rounds", std::to_string(rounds), "--seed", "5"});
   EXPECT_EQ(r.code, 0) << r.err;
   return json_of(r);
@@ -133,6 +150,26 @@ TEST(formats_fixture, json_lines_extracted_from_out) {
   const auto v = verdict(run("jl", "SIZE"), "SIZE", "jl.sum_s");
   EXPECT_GT(v.ratio, 10.0);
   EXPECT_EQ(v.verdict, "slower");
+}
+
+TEST(formats_fixture, catch2_xml_reporter) {
+  // 8 → 1 steps per item in `spin`; `fixed` keeps 8. Catch2 reports a mean, which takes every
+  // preemption of a loaded host (3 rounds read INCONCLUSIVE once at load 12): 6 rounds.
+  const auto j = run("c2", "SPIN", 6, "catch2.json");
+  const auto v = verdict(j, "SPIN", "c2.spin_s");
+  EXPECT_LT(v.ratio, 0.5);
+  EXPECT_EQ(v.verdict, "faster");
+  // The benchmark the toggle does not touch is read too; its ratio is not asserted: Catch2's mean of
+  // a 40 µs body takes every preemption of a loaded host (0.40× once at load 12).
+  EXPECT_GT(verdict(j, "SPIN", "c2.fixed_s").ratio, 0.0);
+}
+
+TEST(formats_fixture, divan_tree_of_a_hand_written_program) {
+  const auto j = run("dv", "SIZE", 4);  // `sum` adds 100× the numbers; `fixed` does not change
+  const auto v = verdict(j, "SIZE", "dv.work_sum_s");
+  EXPECT_GT(v.ratio, 10.0);
+  EXPECT_EQ(v.verdict, "slower");
+  EXPECT_LT(verdict(j, "SIZE", "dv.work_fixed_s").ratio, 3.0);
 }
 
 }  // namespace

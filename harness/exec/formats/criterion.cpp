@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/exec/json_dom.hpp"
 #include "harness/exec/parse_support.hpp"
 #include "harness/exec/text.hpp"
 
@@ -15,48 +16,55 @@ namespace criterion_format_detail {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::optional<json> read_json(const fs::path& file) {
+// The JSON document in `file`, read into `parser`; nullopt when it is missing or not JSON.
+std::optional<detail::dom_element> read_json(simdjson::dom::parser& parser, const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  try {
-    return json::parse(sanitize_json_numbers(buffer.str()));
-  } catch (const json::exception&) {
-    return std::nullopt;
-  }
+  detail::dom_element root;
+  if (!detail::parse_dom(parser, std::move(buffer).str(), root).empty()) return std::nullopt;
+  return root;
 }
 
 // The point estimate of `estimates[key]`, when it is a number.
-std::optional<double> point(const json& estimates, const char* key) {
-  if (!estimates.contains(key) || !estimates[key].is_object()) return std::nullopt;
-  const json& e = estimates[key];
-  if (!e.contains("point_estimate") || !e["point_estimate"].is_number()) return std::nullopt;
-  return e["point_estimate"].get<double>();
+std::optional<double> point(detail::dom_element estimates, std::string_view key) {
+  const auto e = detail::member(estimates, key);
+  const auto estimate = e ? detail::member(*e, "point_estimate") : std::nullopt;
+  return estimate ? detail::number_of(*estimate) : std::nullopt;
+}
+
+// The JSON at `key` of `object`, or null.
+json value_at(std::optional<detail::dom_element> object, std::string_view key) {
+  const auto value = object ? detail::member(*object, key) : std::nullopt;
+  return value ? detail::to_json(*value) : json();
 }
 
 // <home>/<id…>/new/estimates.json (with benchmark.json beside it, whose full_id is the bench id):
 // the slope's point estimate, else the mean's, in ns. The confidence interval goes to the context.
 // Returns an error message, or empty; `found` counts the estimates read.
 std::string read_home(const fs::path& home, detail::metric_set& metrics, json& context, int& found) {
+  simdjson::dom::parser estimates_parser, about_parser;  // two documents alive at once
   std::error_code ec;
   for (fs::recursive_directory_iterator it(home, ec), end; !ec && it != end; it.increment(ec)) {
     const fs::path& file = it->path();
     if (file.filename() != "estimates.json" || file.parent_path().filename() != "new") continue;
-    const auto estimates = read_json(file);
+    const auto estimates = read_json(estimates_parser, file);
     if (!estimates || !estimates->is_object())
       return fmt::format("{} is not Criterion's estimates JSON — was the bench interrupted?", file.string());
     std::string id = fs::relative(file.parent_path().parent_path(), home, ec).generic_string();
-    if (const auto about = read_json(file.parent_path() / "benchmark.json");
-        about && about->is_object() && about->contains("full_id") && (*about)["full_id"].is_string())
-      id = (*about)["full_id"].get<std::string>();
+    if (const auto about = read_json(about_parser, file.parent_path() / "benchmark.json")) {
+      const auto full_id = detail::member(*about, "full_id");
+      if (const auto text = full_id ? detail::string_of(*full_id) : std::nullopt) id = *text;
+    }
     const char* which = point(*estimates, "slope") ? "slope" : "mean";
     const auto ns = point(*estimates, which);
     if (!ns) return fmt::format("{} has neither a slope nor a mean estimate — is this Criterion's output?", file.string());
     if (!metrics.add(id, sanitize_metric_name(id) + "_s", *ns * 1e-9)) return metrics.error();
-    const json& ci = (*estimates)[which].value("confidence_interval", json::object());
-    context[id] = {{"estimate", which}, {"ns", *ns}, {"lower_ns", ci.value("lower_bound", json())},
-                   {"upper_ns", ci.value("upper_bound", json())}};
+    const auto ci = detail::member(*detail::member(*estimates, which), "confidence_interval");
+    const bool ci_object = ci && ci->is_object();
+    context[id] = {{"estimate", which}, {"ns", *ns}, {"lower_ns", ci_object ? value_at(ci, "lower_bound") : json()},
+                   {"upper_ns", ci_object ? value_at(ci, "upper_bound") : json()}};
     ++found;
   }
   return {};
@@ -65,26 +73,30 @@ std::string read_home(const fs::path& home, detail::metric_set& metrics, json& c
 // cargo-criterion --message-format=json: {"reason":"benchmark-complete","id":…,"typical":
 // {"estimate":…,"unit":"ns"},…} per bench ("typical" is the slope where there is one, else the mean).
 std::string read_messages(std::string_view text, detail::metric_set& metrics, int& found) {
+  simdjson::dom::parser parser;
   while (!text.empty()) {
     const auto nl = text.find('\n');
     const std::string_view line = detail::trim(text.substr(0, nl));
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     if (!line.starts_with("{") || line.find("\"reason\"") == std::string_view::npos) continue;
-    json m;
-    try {
-      m = json::parse(sanitize_json_numbers(line));
-    } catch (const json::exception& e) {
-      return fmt::format("a cargo-criterion message is not JSON ({}) — is the output cut?", e.what());
-    }
-    if (!m.is_object() || m.value("reason", json()) != "benchmark-complete") continue;
-    const json& typical = m.value("typical", json::object());
-    if (!m.contains("id") || !m["id"].is_string() || !typical.is_object() || !typical.contains("estimate") ||
-        !typical["estimate"].is_number())
+    detail::dom_element m;
+    if (std::string reason = detail::parse_dom(parser, line, m); !reason.empty())
+      return fmt::format("a cargo-criterion message is not JSON ({}) — is the output cut?", reason);
+    const auto why = detail::member(m, "reason");
+    if (!why || detail::string_of(*why) != std::optional<std::string_view>("benchmark-complete")) continue;
+    const auto id_field = detail::member(m, "id");
+    const auto id_text = id_field ? detail::string_of(*id_field) : std::nullopt;
+    const auto typical = detail::member(m, "typical");
+    const auto estimate_field = typical ? detail::member(*typical, "estimate") : std::nullopt;
+    const auto estimate = estimate_field ? detail::number_of(*estimate_field) : std::nullopt;
+    if (!id_text || !estimate)
       return "a benchmark-complete message without \"id\" or \"typical\".\"estimate\" — is this cargo-criterion's JSON?";
-    const std::string id = m["id"].get<std::string>();
-    const double scale = detail::seconds_per(typical.value("unit", std::string("ns")));
-    if (scale == 0) return fmt::format("bench {}: unknown unit {} — expected ns", id, typical.value("unit", json()).dump());
-    if (!metrics.add(id, sanitize_metric_name(id) + "_s", typical["estimate"].get<double>() * scale)) return metrics.error();
+    const std::string id(*id_text);
+    const auto unit_field = detail::member(*typical, "unit");
+    const auto unit = unit_field ? detail::string_of(*unit_field) : std::optional<std::string_view>("ns");
+    const double scale = unit ? detail::seconds_per(*unit) : 0.0;
+    if (scale == 0) return fmt::format("bench {}: unknown unit {} — expected ns", id, value_at(typical, "unit").dump());
+    if (!metrics.add(id, sanitize_metric_name(id) + "_s", *estimate * scale)) return metrics.error();
     ++found;
   }
   return {};

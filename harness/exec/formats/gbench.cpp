@@ -2,7 +2,10 @@
 // `--benchmark_out={out}` (design §4).
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <tuple>
 
+#include "harness/exec/json_dom.hpp"
 #include "harness/exec/parse_support.hpp"
 
 namespace abtest::exec {
@@ -49,6 +52,82 @@ std::string context_text(const json& value) {
   return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
+// The fields of one row the parser reads, gathered in one pass over its members (a repeated key
+// keeps its last value, as nlohmann's map did); user counters in key order.
+struct row_fields {
+  std::optional<detail::dom_element> run_name, name, run_type, aggregate_name, error_occurred, error_message, time_unit,
+      real_time, cpu_time;
+  std::vector<std::pair<std::string_view, detail::dom_element>> counters;
+};
+
+row_fields fields_of(simdjson::dom::object row) {
+  row_fields f;
+  for (const auto [key, value] : row) {
+    if (key == "run_name") f.run_name = value;
+    else if (key == "name") f.name = value;
+    else if (key == "run_type") f.run_type = value;
+    else if (key == "aggregate_name") f.aggregate_name = value;
+    else if (key == "error_occurred") f.error_occurred = value;
+    else if (key == "error_message") f.error_message = value;
+    else if (key == "time_unit") f.time_unit = value;
+    else if (key == "real_time") f.real_time = value;
+    else if (key == "cpu_time") f.cpu_time = value;
+    else if (!is_reporter_key(key) && detail::number_of(value)) f.counters.emplace_back(key, value);
+  }
+  if (f.counters.size() > 1) {
+    std::stable_sort(f.counters.begin(), f.counters.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = f.counters.size() - 1; i > 0; --i)
+      if (f.counters[i - 1].first == f.counters[i].first) f.counters.erase(f.counters.begin() + static_cast<std::ptrdiff_t>(i) - 1);
+  }
+  return f;
+}
+
+// The text a field holds, or `fallback` when it is absent or not a string.
+std::string_view text_or(const std::optional<detail::dom_element>& field, std::string_view fallback) {
+  const auto s = field ? detail::string_of(*field) : std::nullopt;
+  return s ? *s : fallback;
+}
+
+bool is_aggregate(const row_fields& f) { return text_or(f.run_type, "iteration") == "aggregate" || f.aggregate_name.has_value(); }
+
+// The context object: kept whole, and abtest_digest / abtest_verified / abtest_backend read.
+void read_context(detail::dom_element doc, parsed_output& p) {
+  const auto context = detail::member(doc, "context");
+  if (!context || !context->is_object()) return;
+  p.context = detail::to_json(*context);
+  if (p.context.contains("abtest_digest")) p.checks["digest"] = context_text(p.context["abtest_digest"]);
+  if (p.context.contains("abtest_verified")) p.checks["verified"] = context_text(p.context["abtest_verified"]);
+  if (p.context.contains("abtest_backend")) p.backend = context_text(p.context["abtest_backend"]);
+}
+
+// One row's metrics into `metrics`; an error message, or empty.
+std::string add_row(const row_fields& f, detail::metric_set& metrics) {
+  const auto name_text = f.run_name ? detail::string_of(*f.run_name) : std::nullopt;
+  const auto name = name_text ? name_text : f.name ? detail::string_of(*f.name) : std::nullopt;
+  if (!name) return "a benchmark row has no name — is this Google Benchmark JSON?";
+  const std::string raw = without_run_settings(std::string(*name));
+  const std::string metric = sanitize_metric_name(raw);
+  if (f.error_occurred && f.error_occurred->is_bool() && f.error_occurred->get_bool().value_unsafe())
+    return fmt::format("benchmark {} reported an error: {} — fix the benchmark (SkipWithError) before measuring", *name,
+                       text_or(f.error_message, ""));
+  const std::string_view unit = text_or(f.time_unit, "ns");
+  const double scale = detail::seconds_per(unit);
+  if (scale == 0.0) return fmt::format("benchmark {} has unknown time_unit '{}' — expected s, ms, us or ns", *name, unit);
+  for (const auto& [field, key, suffix] : {std::tuple{&f.real_time, "real_time", "_s"}, std::tuple{&f.cpu_time, "cpu_time", "_cpu_s"}}) {
+    if (!*field) continue;
+    if (const auto t = detail::number_of(**field)) {
+      if (!metrics.add(raw, metric + suffix, *t * scale)) return metrics.error();
+    } else if (!(*field)->is_null()) {
+      return fmt::format("benchmark {} has a non-numeric {} — is this Google Benchmark JSON?", *name, key);
+    }
+  }
+  for (const auto& [key, value] : f.counters) {
+    if (!metrics.add(raw + " counter " + std::string(key), fmt::format("{}_{}", metric, sanitize_metric_name(key)), *detail::number_of(value)))
+      return metrics.error();
+  }
+  return {};
+}
+
 // For each benchmark run name, real_time in its time_unit becomes `<bench>.<name>_s` in seconds and
 // cpu_time `<bench>.<name>_cpu_s`, `name` sanitised (run settings such as /iterations:3 dropped);
 // numeric user counters become `<bench>.<name>_<counter>` (items_per_second →
@@ -58,71 +137,37 @@ std::string context_text(const json& value) {
 // abtest_digest / abtest_verified / abtest_backend fill checks / backend; the whole context is
 // kept. A row with error_occurred makes the output bad_output.
 parsed_output parse(std::string_view bench, const json&, const format_input& in) {
-  json doc;
+  simdjson::dom::parser parser;
+  detail::dom_element doc;
   if (std::string error = detail::read_json_document(in, "Google Benchmark JSON",
                                                      "run the benchmark with --benchmark_format=json and keep logs on stderr, "
                                                      "or with --benchmark_out={out} --benchmark_out_format=json",
-                                                     doc);
+                                                     parser, doc);
       !error.empty())
     return detail::bad_output(std::move(error));
-  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
+  const auto benchmarks = detail::member(doc, "benchmarks");
+  if (!benchmarks || !benchmarks->is_array())
     return detail::bad_output(
         "Google Benchmark JSON without a \"benchmarks\" array — run the benchmark with "
         "--benchmark_format=json");
 
   parsed_output p;
-  if (doc.contains("context") && doc["context"].is_object()) {
-    p.context = doc["context"];
-    if (p.context.contains("abtest_digest")) p.checks["digest"] = context_text(p.context["abtest_digest"]);
-    if (p.context.contains("abtest_verified"))
-      p.checks["verified"] = context_text(p.context["abtest_verified"]);
-    if (p.context.contains("abtest_backend")) p.backend = context_text(p.context["abtest_backend"]);
-  }
+  read_context(doc, p);
 
   // With --benchmark_report_aggregates_only there are no per-repetition rows: then the `median`
   // aggregates stand in for them (they are the value the median of the repetitions would give).
+  std::vector<row_fields> rows;
   bool has_iterations = false;
-  for (const json& row : doc["benchmarks"]) {
+  for (const detail::dom_element row : detail::array_of(*benchmarks)) {
     if (!row.is_object()) return detail::bad_output("a \"benchmarks\" entry is not an object — is the output truncated?");
-    if (row.value("run_type", std::string("iteration")) != "aggregate" && !row.contains("aggregate_name"))
-      has_iterations = true;
+    rows.push_back(fields_of(detail::object_of(row)));
+    has_iterations = has_iterations || !is_aggregate(rows.back());
   }
 
   detail::metric_set metrics(bench);
-  for (const json& row : doc["benchmarks"]) {
-    const std::string run_type = row.value("run_type", std::string("iteration"));
-    const bool aggregate = run_type == "aggregate" || row.contains("aggregate_name");
-    if (aggregate && (has_iterations || row.value("aggregate_name", std::string()) != "median")) continue;
-    const json* name = row.contains("run_name") && row["run_name"].is_string() ? &row["run_name"]
-                       : row.contains("name") && row["name"].is_string()   ? &row["name"]
-                                                                           : nullptr;
-    if (name == nullptr) return detail::bad_output("a benchmark row has no name — is this Google Benchmark JSON?");
-    const std::string raw = without_run_settings(name->get<std::string>());
-    const std::string metric = sanitize_metric_name(raw);
-    if (row.value("error_occurred", false))
-      return detail::bad_output(fmt::format("benchmark {} reported an error: {} — fix the benchmark "
-                                            "(SkipWithError) before measuring",
-                                            name->get<std::string>(), row.value("error_message", std::string())));
-    const std::string unit = row.value("time_unit", std::string("ns"));
-    const double scale = detail::seconds_per(unit);
-    if (scale == 0.0)
-      return detail::bad_output(fmt::format("benchmark {} has unknown time_unit '{}' — expected s, ms, us or ns",
-                                            name->get<std::string>(), unit));
-    for (const auto& [key, suffix] : {std::pair{"real_time", "_s"}, std::pair{"cpu_time", "_cpu_s"}}) {
-      if (!row.contains(key)) continue;
-      const json& t = row[key];
-      if (t.is_number()) {
-        if (!metrics.add(raw, metric + suffix, t.get<double>() * scale)) return detail::bad_output(metrics.error());
-      } else if (!t.is_null()) {
-        return detail::bad_output(fmt::format("benchmark {} has a non-numeric {} — is this Google Benchmark JSON?",
-                                              name->get<std::string>(), key));
-      }
-    }
-    for (const auto& [key, value] : row.items()) {
-      if (is_reporter_key(key) || !value.is_number()) continue;
-      if (!metrics.add(raw + " counter " + key, fmt::format("{}_{}", metric, sanitize_metric_name(key)), value.get<double>()))
-        return detail::bad_output(metrics.error());
-    }
+  for (const row_fields& f : rows) {
+    if (is_aggregate(f) && (has_iterations || text_or(f.aggregate_name, "") != "median")) continue;
+    if (std::string error = add_row(f, metrics); !error.empty()) return detail::bad_output(std::move(error));
   }
   return metrics.finish(std::move(p), "no benchmark row with a real_time; check --benchmark_filter");
 }

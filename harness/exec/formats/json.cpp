@@ -2,6 +2,7 @@
 // from any JSON document or JSON Lines, on stdout or in the file at `{out}` (design §4).
 #include <optional>
 
+#include "harness/exec/json_dom.hpp"
 #include "harness/exec/parse_support.hpp"
 
 namespace abtest::exec {
@@ -13,66 +14,64 @@ using nlohmann::json;
 // {"metrics": {"total_s": 1.9, ...}, "checks": {"verified": true, "digest": "…"}, "backend": "cpu",
 // "context": {...}}. Metrics become `<bench>.<name>`; a null metric (a sanitised NaN) is left out;
 // a non-numeric one is bad_output. Check values are kept as text (true → "true").
-parsed_output parse_protocol(std::string_view bench, const json& doc, std::string_view text, std::string_view from) {
+parsed_output parse_protocol(std::string_view bench, detail::dom_element doc, std::string_view text, std::string_view from) {
   if (!doc.is_object())
     return detail::bad_output(fmt::format("{} is JSON but not an object (it starts with '{}') — print "
                                           "{{\"metrics\": {{...}}, \"checks\": {{...}}}}", from, detail::excerpt(text)));
   parsed_output p;
-  if (doc.contains("metrics")) {
-    const json& metrics = doc["metrics"];
-    if (!metrics.is_object())
+  if (const auto metrics = detail::member(doc, "metrics")) {
+    if (!metrics->is_object())
       return detail::bad_output("\"metrics\" is not an object — print {\"metrics\": {\"total_s\": 1.9, ...}}");
-    for (const auto& [name, value] : metrics.items()) {
+    for (const auto& [name, value] : detail::sorted_members(detail::object_of(*metrics))) {
       if (value.is_null()) continue;  // NaN / inf written as a bare token: no value this time
-      if (!value.is_number())
+      const auto number = detail::number_of(value);
+      if (!number)
         return detail::bad_output(fmt::format("metric '{}' is {} — metrics must be numbers (seconds, MiB "
-                                              "or counts)", name, value.dump()));
-      p.metrics.emplace(fmt::format("{}.{}", bench, name), value.get<double>());
+                                              "or counts)", name, detail::to_json(value).dump()));
+      p.metrics.emplace(fmt::format("{}.{}", bench, name), *number);
     }
   }
-  if (doc.contains("checks")) {
-    const json& checks = doc["checks"];
-    if (!checks.is_object())
+  if (const auto checks = detail::member(doc, "checks")) {
+    if (!checks->is_object())
       return detail::bad_output("\"checks\" is not an object — print {\"checks\": {\"verified\": true, ...}}");
-    for (const auto& [name, value] : checks.items())
-      p.checks.emplace(name, value.is_string() ? value.get<std::string>() : value.dump());
+    for (const auto& [name, value] : detail::sorted_members(detail::object_of(*checks))) {
+      const auto text_value = detail::string_of(value);
+      p.checks.emplace(name, text_value ? std::string(*text_value) : detail::to_json(value).dump());
+    }
   }
-  if (doc.contains("backend")) {
-    if (!doc["backend"].is_string())
-      return detail::bad_output("\"backend\" is not a string — print \"backend\": \"cpu\" or \"cuda\"");
-    p.backend = doc["backend"].get<std::string>();
+  if (const auto backend = detail::member(doc, "backend")) {
+    const auto name = detail::string_of(*backend);
+    if (!name) return detail::bad_output("\"backend\" is not a string — print \"backend\": \"cpu\" or \"cuda\"");
+    p.backend = *name;
   }
-  if (doc.contains("context")) {
-    if (!doc["context"].is_object())
-      return detail::bad_output("\"context\" is not an object — print \"context\": {...}");
-    p.context = doc["context"];
+  if (const auto context = detail::member(doc, "context")) {
+    if (!context->is_object()) return detail::bad_output("\"context\" is not an object — print \"context\": {...}");
+    p.context = detail::to_json(*context);
   }
   return detail::finish(std::move(p), "print {\"metrics\": {\"total_s\": ...}} on stdout");
 }
 
 // `path` inside `doc`: a JSON Pointer ("/results/0") or dotted fields ("stats.mean"); "" is `doc`.
-const json* at_path(const json& doc, std::string_view path) {
-  if (path.empty()) return &doc;
+std::optional<detail::dom_element> at_path(detail::dom_element doc, std::string_view path) {
+  if (path.empty()) return doc;
   if (path.front() == '/') {
-    try {
-      const json::json_pointer ptr{std::string(path)};
-      return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
-    } catch (const json::exception&) {
-      return nullptr;
-    }
+    detail::dom_element out;
+    if (doc.at_pointer(path).get(out) != simdjson::SUCCESS) return std::nullopt;
+    return out;
   }
-  const json* node = &doc;
-  while (node != nullptr) {
+  std::optional<detail::dom_element> node = doc;
+  while (node) {
     const std::size_t dot = path.find('.');
-    const std::string key(path.substr(0, dot));
+    const std::string_view key = path.substr(0, dot);
     if (node->is_object()) {
-      const auto it = node->find(key);
-      node = it == node->end() ? nullptr : &*it;
-    } else if (node->is_array() && !key.empty() && key.find_first_not_of("0123456789") == std::string::npos &&
-               key.size() < 9 && std::stoul(key) < node->size()) {
-      node = &(*node)[std::stoul(key)];
+      node = detail::member(*node, key);
+    } else if (node->is_array() && !key.empty() && key.find_first_not_of("0123456789") == std::string_view::npos &&
+               key.size() < 9) {
+      detail::dom_element item;
+      node = detail::array_of(*node).at(std::stoul(std::string(key))).get(item) == simdjson::SUCCESS
+                 ? std::optional<detail::dom_element>(item) : std::nullopt;
     } else {
-      node = nullptr;
+      node = std::nullopt;
     }
     if (dot == std::string_view::npos) break;
     path.remove_prefix(dot + 1);
@@ -85,74 +84,99 @@ struct extractor {
   json where = json::object();
 };
 
+// One row, named `key` unless `name_field` names it, into `metrics`. An error message, or empty.
+std::string extract_row(const extractor& x, const std::string& key, detail::dom_element row, detail::metric_set& metrics) {
+  for (const auto& [field, wanted] : x.where.items()) {
+    const auto have = at_path(row, field);
+    if (!have || detail::to_json(*have) != wanted) return {};
+  }
+  std::string raw = key;
+  if (!x.name.empty()) {
+    const auto n = at_path(row, x.name);
+    if (!n || n->is_null()) return fmt::format("a row has no name field '{}' — set \"name_field\" to the field that names a row", x.name);
+    const auto text = detail::string_of(*n);
+    raw = text ? std::string(*text) : detail::to_json(*n).dump();
+  }
+  const auto v = at_path(row, x.value);
+  if (!v || v->is_null()) return {};  // no value in this row (a NaN written as null)
+  std::optional<double> number = detail::number_of(*v);
+  if (const auto text = detail::string_of(*v)) number = detail::parse_number(*text);
+  if (!number) return fmt::format("the value of '{}' is {} — set \"value_field\" to a numeric field", raw, detail::to_json(*v).dump());
+  std::string metric = raw.empty() ? "value" : sanitize_metric_name(raw);
+  double scaled = *number;
+  if (const double scale = detail::seconds_per(x.unit); scale > 0) {
+    scaled *= scale;
+    if (!metric.ends_with("_s")) metric += "_s";
+  } else if (const auto suffix = detail::rate_suffix(x.unit); suffix && !metric.ends_with(*suffix)) {
+    metric += *suffix;
+  }
+  return metrics.add(raw, metric, scaled) ? std::string() : metrics.error();
+}
+
 // The rows of one document, each with its name, into `metrics`. An error message, or empty.
-std::string extract(const extractor& x, const json& doc, detail::metric_set& metrics) {
-  const json* rows = at_path(doc, x.rows);
-  if (rows == nullptr) return {};  // a JSON Lines stream mixes messages: this one has no rows
-  const auto one = [&](const std::string& key, const json& row) -> std::string {
-    for (const auto& [field, wanted] : x.where.items()) {
-      const json* have = at_path(row, field);
-      if (have == nullptr || *have != wanted) return {};
-    }
-    std::string raw = key;
-    if (!x.name.empty()) {
-      const json* n = at_path(row, x.name);
-      if (n == nullptr || n->is_null()) return fmt::format("a row has no name field '{}' — set \"name_field\" to the field that names a row", x.name);
-      raw = n->is_string() ? n->get<std::string>() : n->dump();
-    }
-    const json* v = at_path(row, x.value);
-    if (v == nullptr || v->is_null()) return {};  // no value in this row (a NaN written as null)
-    std::optional<double> number;
-    if (v->is_number()) number = v->get<double>();
-    else if (v->is_string()) number = detail::parse_number(v->get<std::string>());
-    if (!number) return fmt::format("the value of '{}' is {} — set \"value_field\" to a numeric field", raw, v->dump());
-    std::string metric = raw.empty() ? "value" : sanitize_metric_name(raw);
-    double scaled = *number;
-    if (const double scale = detail::seconds_per(x.unit); scale > 0) {
-      scaled *= scale;
-      if (!metric.ends_with("_s")) metric += "_s";
-    } else if (const auto suffix = detail::rate_suffix(x.unit); suffix && !metric.ends_with(*suffix)) {
-      metric += *suffix;
-    }
-    return metrics.add(raw, metric, scaled) ? std::string() : metrics.error();
-  };
+std::string extract(const extractor& x, detail::dom_element doc, detail::metric_set& metrics) {
+  const auto rows = at_path(doc, x.rows);
+  if (!rows) return {};  // a JSON Lines stream mixes messages: this one has no rows
   // An array: each element is a row. An object: one row when `name` says where its name is, else
   // each member is a row named by its key ({"fib_10": {"mean": …}, …}).
   if (rows->is_array()) {
-    for (std::size_t i = 0; i < rows->size(); ++i)
-      if (std::string e = one(std::to_string(i), (*rows)[i]); !e.empty()) return e;
+    std::size_t i = 0;
+    for (const detail::dom_element row : detail::array_of(*rows))
+      if (std::string e = extract_row(x, std::to_string(i++), row, metrics); !e.empty()) return e;
   } else if (rows->is_object() && !x.name.empty()) {
-    return one("", *rows);
+    return extract_row(x, "", *rows, metrics);
   } else if (rows->is_object()) {
-    for (const auto& [key, row] : rows->items())
-      if (std::string e = one(key, row); !e.empty()) return e;
+    for (const auto& [key, row] : detail::sorted_members(detail::object_of(*rows)))
+      if (std::string e = extract_row(x, std::string(key), row, metrics); !e.empty()) return e;
   }
   return {};
 }
 
-// One JSON document, or else JSON Lines: each line that opens with '{' or '[' one document.
-std::optional<std::vector<json>> documents(const std::string& text, std::string& error) {
-  try {
-    return std::vector<json>{json::parse(sanitize_json_numbers(text))};
-  } catch (const json::exception& e) {
-    error = e.what();
-  }
-  std::vector<json> docs;
-  std::string_view rest(text);
+// JSON Lines: each line that opens with '{' or '[' one document, extracted in turn (after a row's
+// error, the lines left are only read). False when a line is not JSON, or no line is a document.
+// `padded` is the whole text: each line is parsed where it lies, the bytes after it serving as
+// simdjson's padding (no copy per line).
+bool extract_lines(const extractor& x, const simdjson::padded_string& padded, detail::metric_set& metrics, std::string& row_error) {
+  simdjson::dom::parser parser;
+  std::string_view rest(padded.data(), padded.size());
+  int documents = 0;
   while (!rest.empty()) {
     const std::size_t nl = rest.find('\n');
     const std::string_view line = rest.substr(0, nl);
     rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
     const std::size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string_view::npos || (line[first] != '{' && line[first] != '[')) continue;
-    try {
-      docs.push_back(json::parse(sanitize_json_numbers(line)));
-    } catch (const json::exception&) {
-      return std::nullopt;
-    }
+    detail::dom_element doc;
+    if (parser.parse(line.data(), line.size(), false).get(doc) != simdjson::SUCCESS &&
+        !detail::parse_sanitized(parser, line, doc))
+      return false;
+    ++documents;
+    if (row_error.empty()) row_error = extract(x, doc, metrics);
   }
-  if (docs.size() < 1) return std::nullopt;
-  return docs;
+  return documents > 0;
+}
+
+// The extractor over one JSON document, or else JSON Lines.
+parsed_output parse_rows(std::string_view bench, const extractor& x, const std::string& text, std::string_view from) {
+  detail::metric_set metrics(bench);
+  std::string row_error;
+  simdjson::dom::parser parser;
+  detail::dom_element doc;
+  // Tried in the order that costs least: the text as it is, then as JSON Lines, then with bare
+  // NaN / inf cleaned up (which reads the same as cleaning first: valid JSON holds no bare word).
+  const simdjson::padded_string padded(text);
+  if (parser.parse(padded).get(doc) == simdjson::SUCCESS) {
+    row_error = extract(x, doc, metrics);
+  } else if (!extract_lines(x, padded, metrics, row_error)) {
+    metrics = detail::metric_set(bench);
+    row_error.clear();
+    if (std::string reason = detail::parse_dom(parser, text, doc); !reason.empty())
+      return detail::bad_output(fmt::format("{} is neither one JSON document nor JSON Lines ({}; it starts with '{}') — "
+                                            "print only JSON on stdout, logs on stderr", from, reason, detail::excerpt(text)));
+    row_error = extract(x, doc, metrics);
+  }
+  if (!row_error.empty()) return detail::bad_output(std::move(row_error));
+  return metrics.finish(parsed_output{}, fmt::format("no row at \"rows\": \"{}\" has a value at \"value_field\": \"{}\"", x.rows, x.value));
 }
 
 parsed_output parse(std::string_view bench, const json& options, const format_input& in) {
@@ -161,13 +185,13 @@ parsed_output parse(std::string_view bench, const json& options, const format_in
     return detail::bad_output(std::move(error));
   const std::string_view from = detail::input_name(in, output_stream::stdout_text);
   if (!options.is_object() || !options.contains("value_field")) {
-    try {
-      return parse_protocol(bench, json::parse(sanitize_json_numbers(text)), text, from);
-    } catch (const json::exception& e) {
+    simdjson::dom::parser parser;
+    detail::dom_element doc;
+    if (std::string reason = detail::parse_dom(parser, text, doc); !reason.empty())
       return detail::bad_output(fmt::format(
           "{} is not one JSON object ({}; it starts with '{}') — print only the JSON object on "
-          "stdout and logs on stderr", from, e.what(), detail::excerpt(text)));
-    }
+          "stdout and logs on stderr", from, reason, detail::excerpt(text)));
+    return parse_protocol(bench, doc, text, from);
   }
   extractor x;
   const auto text_of = [&](const char* key) { return options.contains(key) && options[key].is_string() ? options[key].get<std::string>() : std::string(); };
@@ -176,15 +200,7 @@ parsed_output parse(std::string_view bench, const json& options, const format_in
   x.value = text_of("value_field");
   x.unit = text_of("unit");
   if (options.contains("where") && options["where"].is_object()) x.where = options["where"];
-  std::string parse_error;
-  const auto docs = documents(text, parse_error);
-  if (!docs)
-    return detail::bad_output(fmt::format("{} is neither one JSON document nor JSON Lines ({}; it starts with '{}') — "
-                                          "print only JSON on stdout, logs on stderr", from, parse_error, detail::excerpt(text)));
-  detail::metric_set metrics(bench);
-  for (const json& doc : *docs)
-    if (std::string e = extract(x, doc, metrics); !e.empty()) return detail::bad_output(std::move(e));
-  return metrics.finish(parsed_output{}, fmt::format("no row at \"rows\": \"{}\" has a value at \"value_field\": \"{}\"", x.rows, x.value));
+  return parse_rows(bench, x, text, from);
 }
 
 json options(const json& b) {
