@@ -1,6 +1,6 @@
 // The build systems abtest drives, by the manifest's build.system: the one place a new system is
 // registered (its driver in a file of its own, its manifest keys a row of system_rows() in
-// core/manifest.cpp).
+// core/manifest_build.cpp).
 #include <fstream>
 #include <iterator>
 #include <regex>
