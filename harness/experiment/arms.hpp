@@ -31,7 +31,7 @@ std::string programs_digest(const manifest& m, const arm_plan& arm,
 // and the arm's key): what a simulated run measures as layouts, and what layout_arms relinks.
 std::vector<arm_plan> seeded_layouts(const arm_plan& arm, std::uint64_t experiment_seed, int k);
 
-// Layout randomization (issue #16): `arm` (built by `o`) linked again `k` times with seeded section
+// Layout randomization (design §5, `--layouts`): `arm` (built by `o`) linked again `k` times with seeded section
 // orders (harness/builder/layouts.hpp) — only the link repeats — as `k` arms of the same key whose
 // programs are the relinked ones, each with its layout index and seed (from plan.seed and the key)
 // and its own digest. The programs go to <build folder>/layouts/<seed of layout 0>/<k>/, so a resumed

@@ -29,7 +29,7 @@ nlohmann::json build_details(const manifest& m, const build_outcome& o) {
   // the variant and its folder carry only the names.
   for (const auto& [id, value] : handed_values(o.v, m))
     if (const auto r = o.resolved.find(id); r == o.resolved.end() || r->second.handed) d["values"][id] = value;
-  // What every toggle was in this build, read back from the tool where it can say (issue #37).
+  // What every toggle was in this build, read back from the tool where it can say (design §5, `details.resolved`).
   if (!o.resolved.empty()) d["resolved"] = to_json(o.resolved);
   return d;
 }
