@@ -60,17 +60,12 @@ void resolve(const bisect_flags& f, const global_options& g, toggle_request& q) 
   q.from = parse_variant_spec(f.from, q.m);
   q.to = parse_variant_spec(f.to, q.m);
   if (q.from == q.to) throw usage_error(fmt::format("--from and --to are both {} — nothing to bisect", q.from.key(q.m)));
-  q.s.metric = choose_metric(q.m, f.metric, q.scenario ? &*q.scenario : nullptr);
+  const std::string metric = choose_metric(q.m, f.metric, q.scenario ? &*q.scenario : nullptr);
   q.mm = resolve_measurement(f.measure, q.m, rounds_rule::adaptive_when_zero);
+  q.s = search_settings(q.scenario, q.mm, g.command_line);
+  q.s.metric = metric;
   q.s.fixed_rounds = q.mm.rounds;
   q.s.warmups = q.scenario ? 0 : q.m.find_benchmark(benchmark_of(q.s.metric))->warmups;
-  q.s.params = q.mm.params;
-  q.s.seed = q.mm.seed;
-  if (q.scenario) {
-    q.s.simulate = q.mm.simulate;
-    q.s.scenario = &*q.scenario;
-  }
-  q.s.command_line = g.command_line;
   apply_evidence(f, q.scenario.has_value(), q.s.warmups, q.s);
 }
 

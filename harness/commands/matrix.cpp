@@ -121,18 +121,11 @@ void resolve(const matrix_flags& f, const global_options& g, matrix_request& q) 
 }
 
 oracle_settings settings_for(const matrix_flags& f, const global_options& g, const matrix_request& q) {
-  oracle_settings s;
+  oracle_settings s = search_settings(q.scenario, q.mm, g.command_line);
   s.kind = f.nightly ? "nightly" : "matrix";
   s.metric = f.metrics.empty() ? q.m.benchmarks.front().name + ".total_s" : f.metrics.front();
   for (const auto& b : q.m.benchmarks) s.benchmarks.push_back(b.name);
   s.warmups = q.scenario ? 0 : q.m.benchmarks.front().warmups;
-  s.params = q.mm.params;
-  s.seed = q.mm.seed;
-  if (q.scenario) {
-    s.simulate = q.mm.simulate;
-    s.scenario = &*q.scenario;
-  }
-  s.command_line = g.command_line;
   copy_evidence(f.evidence, s);
   return s;
 }

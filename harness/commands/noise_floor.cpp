@@ -134,18 +134,11 @@ rebuild_pair build_rebuild_pair(const noise_flags& f, const manifest& m, const m
 // The oracle's settings of the A/A′ experiment: every benchmark, the first one's total.
 oracle_settings rebuild_settings(const request_source& source, const measurement& mm, const global_options& g) {
   const manifest& m = source.m;
-  oracle_settings s;
+  oracle_settings s = search_settings(source.scenario, mm, g.command_line);
   s.kind = "noise-floor";
   for (const auto& bench : m.benchmarks) s.benchmarks.push_back(bench.name);
   s.metric = m.benchmarks.front().name + ".total_s";
   s.warmups = source.scenario ? 0 : m.benchmarks.front().warmups;
-  s.params = mm.params;
-  s.seed = mm.seed;
-  if (source.scenario) {
-    s.simulate = mm.simulate;
-    s.scenario = &*source.scenario;
-  }
-  s.command_line = g.command_line;
   return s;
 }
 

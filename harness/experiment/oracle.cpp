@@ -32,6 +32,19 @@ constexpr double adaptive_tau = 0.02;
 
 }  // namespace
 
+oracle_settings search_settings(const std::optional<search::scenario>& scenario, const measurement& mm,
+                                const std::string& command_line) {
+  oracle_settings s;
+  s.params = mm.params;
+  s.seed = mm.seed;
+  if (scenario) {
+    s.simulate = mm.simulate;
+    s.scenario = &*scenario;
+  }
+  s.command_line = command_line;
+  return s;
+}
+
 std::string benchmark_of(const std::string& metric) { return metric.substr(0, metric.find('.')); }
 
 std::string choose_metric(const manifest& m, const std::string& flag, const search::scenario* s) {

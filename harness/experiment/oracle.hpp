@@ -22,6 +22,7 @@
 #include "harness/experiment/built_arms.hpp"
 #include "harness/experiment/context.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/experiment/request.hpp"
 #include "harness/experiment/variant_arms.hpp"
 #include "harness/search/oracle.hpp"
 #include "harness/search/scenario.hpp"
@@ -152,6 +153,12 @@ class experiment_oracle : public search::oracle {
   bool interrupted_ = false;
   double seconds_ = 0.0;
 };
+
+// What every experiment of a search (bisect, matrix, noise-floor's A/A′) takes from the request:
+// its params and seed, the scenario with --simulate (`scenario` must outlive the settings) and the
+// command line. The caller sets what differs: kind, metric, benchmarks, warm-ups, rounds, evidence.
+oracle_settings search_settings(const std::optional<search::scenario>& scenario, const measurement& mm,
+                                const std::string& command_line);
 
 // A metric's benchmark: the part before the first '.' ("proof.total_s" → "proof").
 std::string benchmark_of(const std::string& metric);
