@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <stdexcept>
 
@@ -21,6 +22,8 @@
 #include "harness/experiment/bisect_progress.hpp"
 #include "harness/experiment/counts_screen.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/experiment/request.hpp"
+#include "harness/experiment/search_parent.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/experiment/unit_costs.hpp"
 #include "harness/search/toggle_bisect.hpp"
@@ -31,25 +34,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string create_parent(db::results_store& store, const manifest& m, const std::vector<arm_plan>& ends,
-                          const oracle_settings& s, const nlohmann::json& extra) {
-  run_plan plan;
-  plan.kind = "bisect";
-  plan.arms = ends;
-  plan.benchmarks = {benchmark_of(s.metric)};
-  plan.params = s.params;
-  plan.rounds = s.fixed_rounds;
-  plan.adaptive = s.fixed_rounds == 0;
-  plan.warmups = s.warmups;
-  plan.seed = s.seed;
-  plan.simulate = s.simulate;
-  plan.metric_rules = m.metric_rules;
-  nlohmann::json config = extra;
-  config["metric"] = s.metric;
-  config["role"] = "search";
-  return create_experiment(store, &m, plan, s.command_line, current_machine(store), config);
-}
-
 void apply_evidence(const bisect_flags& f, bool simulated, int warmups, oracle_settings& s) {
   check_evidence(f.evidence, {simulated, f.measure.rounds == 0, warmups, "give --rounds N, the rounds of every comparison"});
   copy_evidence(f.evidence, s);
@@ -58,31 +42,6 @@ void apply_evidence(const bisect_flags& f, bool simulated, int warmups, oracle_s
 namespace {
 
 std::string term_name(const std::vector<std::string>& toggles) { return fmt::format("{}", fmt::join(toggles, "*")); }
-
-// The overall comparison of a toggle bisection as a stored verdict row of its parent experiment.
-// One comparison: its p-value is its own Holm-adjusted one. Medians are the steps' business (null).
-db::verdict_record overall_record(const std::string& parent, const search::bisect_report& r, const std::string& metric,
-                                  double margin, stats::better better) {
-  const auto& e = r.overall.estimate;
-  db::verdict_record v;
-  v.experiment_id = parent;
-  v.variant = r.to_key;
-  v.baseline = r.from_key;
-  v.metric = metric;
-  v.n = e.n;
-  v.ratio = e.ratio();
-  if (e.has_ci) {
-    v.ci_low = e.ratio_low();
-    v.ci_high = e.ratio_high();
-  }
-  v.p_value = v.p_adjusted = e.p_value;
-  v.verdict = db::parse<db::verdict_kind>(stats::to_string(r.overall.verdict));
-  v.immaterial = stats::decide(e, margin, better).immaterial;
-  v.details["policy"] = {{"better", stats::to_string(better)}, {"margin", margin}};
-  v.note = "the bisection's overall comparison; its steps are experiments of their own (bisect_step)";
-  v.created_at = std::chrono::system_clock::now();
-  return v;
-}
 
 // --- resolve ---------------------------------------------------------------------------------
 
@@ -95,22 +54,18 @@ struct toggle_request {
 };
 
 void resolve(const bisect_flags& f, const global_options& g, toggle_request& q) {
-  q.scenario = load_simulate_flag(f.measure.simulate);
-  q.m = q.scenario ? manifest_from_scenario(*q.scenario, f.measure.simulate) : load_manifest_for(g);
+  request_source source = load_request_source(f.measure.simulate, g.manifest);
+  q.scenario = std::move(source.scenario);
+  q.m = std::move(source.m);
   q.from = parse_variant_spec(f.from, q.m);
   q.to = parse_variant_spec(f.to, q.m);
   if (q.from == q.to) throw usage_error(fmt::format("--from and --to are both {} — nothing to bisect", q.from.key(q.m)));
-  q.s.metric = choose_metric(q.m, f.metric, q.scenario ? &*q.scenario : nullptr);
+  const std::string metric = choose_metric(q.m, f.metric, q.scenario ? &*q.scenario : nullptr);
   q.mm = resolve_measurement(f.measure, q.m, rounds_rule::adaptive_when_zero);
+  q.s = search_settings(q.scenario, q.mm, g.command_line);
+  q.s.metric = metric;
   q.s.fixed_rounds = q.mm.rounds;
   q.s.warmups = q.scenario ? 0 : q.m.find_benchmark(benchmark_of(q.s.metric))->warmups;
-  q.s.params = q.mm.params;
-  q.s.seed = q.mm.seed;
-  if (q.scenario) {
-    q.s.simulate = q.mm.simulate;
-    q.s.scenario = &*q.scenario;
-  }
-  q.s.command_line = g.command_line;
   apply_evidence(f, q.scenario.has_value(), q.s.warmups, q.s);
 }
 
@@ -360,16 +315,61 @@ search_shape announce_plan(const toggle_request& q, const search::unit_costs& co
   return plan.chosen.design == search::design_choice::group ? search_shape::group : search_shape::factorial;
 }
 
+// The search's builds: only the program the metric comes from.
+builder_options search_builder_options(const toggle_request& q) {
+  builder_options bo;
+  bo.jobs = q.mm.jobs;
+  bo.targets = targets_for(q.m, {benchmark_of(q.s.metric)});
+  return bo;
+}
+
+// --budget-s and Ctrl-C end the search with what it has decided (search_options::stop). With a
+// scenario nothing runs: the budget counts the seconds its model says the runs stand for.
+std::function<bool()> search_stop(const experiment_oracle& oracle, std::chrono::steady_clock::time_point t0, double budget,
+                                  bool simulated) {
+  return [&oracle, t0, budget, simulated] {
+    return oracle.interrupted() || (budget > 0.0 && (simulated ? oracle.seconds() : seconds_since(t0)) >= budget);
+  };
+}
+
+// The search's price at the costs recorded `after` it ran, and the full matrix it is weighed
+// against: over every toggle that differs, the screened ones too, and each configuration with its
+// layouts (runs count every layout's invocations). Every configuration built counts, the
+// single-toggle builds that check buildability and failed ones too, not only those the search measured.
+void reprice(search::bisect_report& r, const counts_screen& screen, int layouts, int configurations,
+             const search::unit_costs& after) {
+  const std::size_t screened = std::min<std::size_t>(screen.not_timed.size(), 20);
+  r.full_matrix_runs <<= screened;
+  r.full_matrix_runs *= std::max(1, layouts);
+  r.builds = std::max(r.builds, configurations);
+  r.used = search::priced(r.builds, r.runs, after);
+  r.full_factorial = search::priced(r.full_factorial.builds << screened, (r.full_factorial.runs << screened) * std::max(1, layouts), after);
+}
+
+// The outcome's screen, prices, wall and how it stopped.
+void complete_outcome(toggle_outcome& o, counts_screen screen, const search::unit_costs& costs, const search::unit_costs& after,
+                      bool interrupted, double wall_s, bool simulated) {
+  o.screen = std::move(screen);
+  std::erase_if(o.r.skipped, [&](const std::string& t) {  // the screen's are listed apart, as not timed
+    return std::find(o.screen.not_timed.begin(), o.screen.not_timed.end(), t) != o.screen.not_timed.end();
+  });
+  o.costs = costs;
+  o.priced_with = after;
+  o.wall_s = wall_s;
+  if (o.r.stopped) o.stopped = interrupted ? "interrupted" : "budget";
+  if (simulated) {  // nothing was built or run: the wall the runs and builds stand for
+    o.wall_s = o.r.used.wall_s;
+    o.wall_basis = "modeled";
+  }
+}
+
 int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const auto t0 = std::chrono::steady_clock::now();
   toggle_request q;
   resolve(f, g, q);
   auto store = open_store(db_path(g, &q.m));
-  builder_options bo;
-  bo.jobs = q.mm.jobs;
-  bo.targets = targets_for(q.m, {benchmark_of(q.s.metric)});  // only the program the metric comes from
   const experiment_context ctx = context_for(g);
-  variant_arms arms(q.m, store, ctx, bo, q.scenario.has_value());
+  variant_arms arms(q.m, store, ctx, search_builder_options(q), q.scenario.has_value());
   const search::unit_costs costs = recorded_costs(store, q.s.metric, q.scenario ? &*q.scenario : nullptr);
   const search::design_choice design = parse_design_flag(f.design);
   const search_shape shape = announce_plan(q, costs, design, g);
@@ -390,41 +390,18 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   oracle.set_listener(steps.listener());
   // --budget-s and Ctrl-C end the search with what it has decided (search_options::stop).
   // With a scenario nothing runs: the budget counts the seconds its model says the runs stand for.
-  space.opts.stop = [&oracle, t0, budget = f.budget_s, simulated = q.scenario.has_value()] {
-    return oracle.interrupted() || (budget > 0.0 && (simulated ? oracle.seconds() : seconds_since(t0)) >= budget);
-  };
+  space.opts.stop = search_stop(oracle, t0, f.budget_s, q.scenario.has_value());
   counts_screen screen;
   if (s.counts) screen = screen_counts(store, screen_of(q, space.from), std::ref(arms), counter_of(oracle), space.opts.exclude, space.notes);
   search::bisect_report r = run_search(q, oracle, space.opts);
-  // The full matrix it is weighed against: over every toggle that differs, the screened ones too,
-  // and each configuration with its layouts (runs count every layout's invocations).
-  r.full_matrix_runs <<= std::min<std::size_t>(screen.not_timed.size(), 20);
-  r.full_matrix_runs *= std::max(1, s.layouts);
   // Priced again now that this search's own builds and runs are recorded (a first search found none).
   const search::unit_costs after = recorded_costs(store, q.s.metric, q.scenario ? &*q.scenario : nullptr);
-  // Every configuration built counts, the single-toggle builds that check buildability and failed
-  // ones too, not only those the search measured.
-  r.builds = std::max(r.builds, arms.configurations());
-  r.used = search::priced(r.builds, r.runs, after);
-  r.full_factorial = search::priced(r.full_factorial.builds << std::min<std::size_t>(screen.not_timed.size(), 20),
-                                    (r.full_factorial.runs << std::min<std::size_t>(screen.not_timed.size(), 20)) * std::max(1, s.layouts),
-                                    after);
+  reprice(r, screen, s.layouts, arms.configurations(), after);
 
   toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes, metric_direction(q.m, s.metric));
   if (s.counts) count_interactions(store, screen_of(q, space.from), std::ref(arms), counter_of(oracle), o.split, screen);
   for (const auto& n : oracle.notes()) o.notes.push_back(n);
-  o.screen = std::move(screen);
-  std::erase_if(o.r.skipped, [&](const std::string& t) {  // the screen's are listed apart, as not timed
-    return std::find(o.screen.not_timed.begin(), o.screen.not_timed.end(), t) != o.screen.not_timed.end();
-  });
-  o.costs = costs;
-  o.priced_with = after;
-  o.wall_s = seconds_since(t0);
-  if (o.r.stopped) o.stopped = oracle.interrupted() ? "interrupted" : "budget";
-  if (q.scenario) {  // nothing was built or run: the wall the runs and builds stand for
-    o.wall_s = o.r.used.wall_s;
-    o.wall_basis = "modeled";
-  }
+  complete_outcome(o, std::move(screen), costs, after, oracle.interrupted(), seconds_since(t0), q.scenario.has_value());
   store_outcome(store, o, space.opts.search_margin);
   if (g.json) std::cout << to_json(o).dump(2) << "\n";
   else if (!g.quiet) fmt::print("{}", to_text(o));

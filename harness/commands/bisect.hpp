@@ -1,5 +1,5 @@
-// What the two searches of `abtest bisect` share: its flags and the parent experiment that records
-// a search (its arms the two ends, its steps the comparisons). Toggles: bisect.cpp; commits:
+// What the two searches of `abtest bisect` share: its flags (the parent experiment that records a
+// search is experiment/search_parent.hpp's). Toggles: bisect.cpp; commits:
 // bisect_commits.cpp.
 #pragma once
 
@@ -29,10 +29,6 @@ struct bisect_flags {
 // The flags checked (check_evidence) and copied into the oracle's settings; `warmups` are the
 // benchmark's. Usage errors (exit 2) before anything is built.
 void apply_evidence(const bisect_flags& f, bool simulated, int warmups, oracle_settings& s);
-
-// The parent experiment of a search; `extra` goes into its config beside metric and role.
-std::string create_parent(db::results_store& store, const manifest& m, const std::vector<arm_plan>& ends,
-                          const oracle_settings& s, const nlohmann::json& extra);
 
 double seconds_since(std::chrono::steady_clock::time_point t0);
 

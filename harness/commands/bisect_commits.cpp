@@ -6,14 +6,17 @@
 #include <fmt/ranges.h>
 
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <memory>
+#include <utility>
 
 #include "harness/commands/bisect.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/experiment/commit_arms.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/experiment/search_parent.hpp"
 #include "harness/counts/mechanism_format.hpp"
 #include "harness/experiment/worktree.hpp"
 #include "harness/gate/attribution.hpp"
@@ -136,6 +139,45 @@ std::string to_text(const commit_outcome& o) {
 
 }  // namespace
 
+// The two ends of the range, built: both must build, or there is nothing to search.
+std::pair<arm_plan, arm_plan> build_ends(const std::vector<std::string>& range, commit_arms& arms) {
+  const auto good = arms(range.front());
+  if (!good)
+    throw user_error(exit_code::build_failed, fmt::format("GOOD ({}) does not build — pick a good commit that builds", range.front()));
+  const auto bad = arms(range.back());
+  if (!bad) throw user_error(exit_code::build_failed, fmt::format("BAD ({}) does not build — pick a bad commit that builds", range.back()));
+  return {*good, *bad};
+}
+
+// The noisy midpoint search over the range (BAD is slower than GOOD): each commit tested is in
+// `o.tested`; the first bad one with the defaults it flipped against its parent, or the candidates.
+void search_range(const commit_request& q, commit_arms& arms, const std::function<search::comparison(const arm_plan&)>& compare,
+                  const global_options& g, commit_outcome& o) {
+  const auto& range = q.range;
+  const search::commit_bisect_result result = search::bisect_commits(range.size(), [&](std::size_t i) {
+    const auto arm = arms(range[i]);
+    search::commit_state state = search::commit_state::skip;
+    std::string verdict = "unbuildable";
+    if (arm) {
+      const auto c = compare(*arm);
+      verdict = stats::to_string(c.verdict);
+      state = c.verdict == stats::verdict::slower         ? search::commit_state::bad
+              : c.verdict == stats::verdict::inconclusive ? search::commit_state::skip
+                                                          : search::commit_state::good;
+    }
+    o.tested.emplace_back(range[i], verdict);
+    if (!g.quiet && !g.json) fmt::print(stderr, "  {} {}: {}\n", range[i].substr(0, 12), commit_subject(q.m, range[i]), verdict);
+    return state;
+  });
+  if (result.found) {
+    o.first_bad = result.first_bad;
+    // The defaults it flipped against its parent (built here if the search did not test it).
+    if (result.first_bad > 0 && arms(range[result.first_bad - 1]))
+      o.flips = default_flips(arms.resolved(range[result.first_bad - 1]), arms.resolved(range[result.first_bad]));
+  }
+  else o.candidates = result.candidates;
+}
+
 int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   const auto t0 = std::chrono::steady_clock::now();
   commit_request q;
@@ -147,48 +189,22 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   const experiment_context ctx = context_for(g);
   // Every commit as it ships: the toggles named at the same level throughout, the rest at its defaults.
   commit_arms arms(q.m, store, ctx, q.v, q.named, q.mm.jobs);
-  const auto good = arms(range.front());
-  if (!good)
-    throw user_error(exit_code::build_failed, fmt::format("GOOD ({}) does not build — pick a good commit that builds", range.front()));
-  const auto bad = arms(range.back());
-  if (!bad) throw user_error(exit_code::build_failed, fmt::format("BAD ({}) does not build — pick a bad commit that builds", range.back()));
-  q.s.parent = create_parent(store, q.m, {*good, *bad}, q.s, {{"commits", range}, {"variant", arms.name()}});
+  const std::pair<arm_plan, arm_plan> ends = build_ends(range, arms);
+  const arm_plan &good = ends.first, &bad = ends.second;
+  q.s.parent = create_parent(store, q.m, {good, bad}, q.s, {{"commits", range}, {"variant", arms.name()}});
   experiment_oracle oracle(store, q.m, ctx, q.s, [](const search::levels&) { return std::nullopt; });
   oracle.set_relinker([&arms](const run_plan& plan, const arm_plan& arm, int k) { return arms.layouts(plan, arm, k); });
 
   // Search. The three-valued comparison of design §7: SLOWER → bad, SAME/FASTER → good,
   // INCONCLUSIVE after a retry with more rounds → skip; an unbuildable commit → skip.
   auto compare = [&](const arm_plan& candidate) {
-    search::comparison c = oracle.compare_arms(*good, candidate, {q.mm.margin, 0.05, 0});
-    if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(*good, candidate, {q.mm.margin, 0.05, 1});
+    search::comparison c = oracle.compare_arms(good, candidate, {q.mm.margin, 0.05, 0});
+    if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(good, candidate, {q.mm.margin, 0.05, 1});
     return c;
   };
-  commit_outcome o{q.s.parent, q, compare(*bad), {}, std::nullopt, {}, arms.name(), {}, {}, 0, 0, {}, {}};
+  commit_outcome o{q.s.parent, q, compare(bad), {}, std::nullopt, {}, arms.name(), {}, {}, 0, 0, {}, {}};
   o.range_flips = default_flips(arms.resolved(range.front()), arms.resolved(range.back()));
-  if (o.overall.verdict == stats::verdict::slower) {
-    const search::commit_bisect_result result = search::bisect_commits(range.size(), [&](std::size_t i) {
-      const auto arm = arms(range[i]);
-      search::commit_state state = search::commit_state::skip;
-      std::string verdict = "unbuildable";
-      if (arm) {
-        const auto c = compare(*arm);
-        verdict = stats::to_string(c.verdict);
-        state = c.verdict == stats::verdict::slower         ? search::commit_state::bad
-                : c.verdict == stats::verdict::inconclusive ? search::commit_state::skip
-                                                            : search::commit_state::good;
-      }
-      o.tested.emplace_back(range[i], verdict);
-      if (!g.quiet && !g.json) fmt::print(stderr, "  {} {}: {}\n", range[i].substr(0, 12), commit_subject(q.m, range[i]), verdict);
-      return state;
-    });
-    if (result.found) {
-      o.first_bad = result.first_bad;
-      // The defaults it flipped against its parent (built here if the search did not test it).
-      if (result.first_bad > 0 && arms(range[result.first_bad - 1]))
-        o.flips = default_flips(arms.resolved(range[result.first_bad - 1]), arms.resolved(range[result.first_bad]));
-    }
-    else o.candidates = result.candidates;
-  }
+  if (o.overall.verdict == stats::verdict::slower) search_range(q, arms, compare, g, o);
   store.set_experiment_status(q.s.parent, db::experiment_status::complete, std::chrono::system_clock::now());
   if (q.s.counts && o.first_bad)
     if (const auto arm = arms(range[*o.first_bad]))

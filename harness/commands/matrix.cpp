@@ -18,6 +18,7 @@
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/matrix_effects.hpp"
 #include "harness/experiment/oracle.hpp"
+#include "harness/experiment/request.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/experiment/worktree.hpp"
 #include "harness/search/design.hpp"
@@ -84,8 +85,9 @@ struct matrix_request {
 // The factors: the chosen toggles (each at its `on` level or the level given), else every toggle
 // that can change something on this host.
 void resolve(const matrix_flags& f, const global_options& g, matrix_request& q) {
-  q.scenario = load_simulate_flag(f.measure.simulate);
-  q.m = q.scenario ? manifest_from_scenario(*q.scenario, f.measure.simulate) : load_manifest_for(g);
+  request_source source = load_request_source(f.measure.simulate, g.manifest);
+  q.scenario = std::move(source.scenario);
+  q.m = std::move(source.m);
   q.mm = resolve_measurement(f.measure, q.m, rounds_rule::effects);
   std::tie(q.shard, q.shards) = f.shard.empty() ? std::pair{0, 1} : parse_shard(f.shard);
   variant high = f.toggles.empty() ? parse_variant_spec("all", q.m) : variant_from_flags(f.toggles, q.m);
@@ -119,18 +121,11 @@ void resolve(const matrix_flags& f, const global_options& g, matrix_request& q) 
 }
 
 oracle_settings settings_for(const matrix_flags& f, const global_options& g, const matrix_request& q) {
-  oracle_settings s;
+  oracle_settings s = search_settings(q.scenario, q.mm, g.command_line);
   s.kind = f.nightly ? "nightly" : "matrix";
   s.metric = f.metrics.empty() ? q.m.benchmarks.front().name + ".total_s" : f.metrics.front();
   for (const auto& b : q.m.benchmarks) s.benchmarks.push_back(b.name);
   s.warmups = q.scenario ? 0 : q.m.benchmarks.front().warmups;
-  s.params = q.mm.params;
-  s.seed = q.mm.seed;
-  if (q.scenario) {
-    s.simulate = q.mm.simulate;
-    s.scenario = &*q.scenario;
-  }
-  s.command_line = g.command_line;
   copy_evidence(f.evidence, s);
   return s;
 }
@@ -270,6 +265,26 @@ run_plan bundle_plan_of(const oracle_settings& s, const matrix_request& q, std::
   return plan;
 }
 
+// What goes with the experiment into its config: the design, this shard, what was skipped, the
+// group and the canary.
+nlohmann::json experiment_config(const matrix_flags& f, const matrix_request& q, const matrix_arms& built) {
+  nlohmann::json extra = {{"design", q.design.json}, {"shard", {{"index", q.shard}, {"count", q.shards}, {"of_run", built.shard_of}}},
+                          {"skipped", built.skipped}};
+  if (!f.group.empty()) extra["group"] = f.group;
+  if (!f.canary.empty()) extra["canary"] = f.canary;
+  return extra;
+}
+
+// An old canary may compute another digest than today's base (the circuit changed since): that is
+// expected of a frozen build and does not fail the night; its timings are still its own.
+void forgive_canary_digest(analysis_result& analysis, std::vector<std::string>& notes) {
+  auto& canary = analysis.arms.back();
+  if (canary.invalid_reason.find("digest") != std::string::npos) {
+    notes.push_back("canary: " + canary.invalid_reason + " (expected of a frozen build; its timings still normalise the history)");
+    canary.invalid_reason.clear();
+  }
+}
+
 int matrix(const matrix_flags& f, const global_options& g) {
   check_bundle_flags(f.bundle, f.evidence, f.measure.simulate, false);
   if (!f.bundle.empty() && f.evidence.duet) throw usage_error("--duet pairs two variants; a matrix bundle runs more — leave out --duet");
@@ -285,10 +300,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
   variant_arms arms(q.m, store, ctx, f.bundle.empty() ? bo : bundle_builder_options(q.m, bo), q.scenario.has_value());
   const matrix_arms built = build_arms(f, q, arms, store, ctx);
 
-  nlohmann::json extra = {{"design", q.design.json}, {"shard", {{"index", q.shard}, {"count", q.shards}, {"of_run", built.shard_of}}},
-                          {"skipped", built.skipped}};
-  if (!f.group.empty()) extra["group"] = f.group;
-  if (!f.canary.empty()) extra["canary"] = f.canary;
+  nlohmann::json extra = experiment_config(f, q, built);
   if (!f.bundle.empty()) {
     extra["metric"] = s.metric;  // as the oracle records it
     return write_bundle_for(q.m, bundle_plan_of(s, q, built.arms), f.bundle, g, q.notes, extra);
@@ -305,15 +317,7 @@ int matrix(const matrix_flags& f, const global_options& g) {
   if (s.counts) o.counts = store.list_counts(r.experiment_id);
   for (const auto& n : oracle.notes()) q.notes.push_back(n);
   store.replace_effects(r.experiment_id, o.effects.records);
-  // An old canary may compute another digest than today's base (the circuit changed since): that
-  // is expected of a frozen build and does not fail the night; its timings are still its own.
-  if (built.has_canary) {
-    auto& canary = o.analysis.arms.back();
-    if (canary.invalid_reason.find("digest") != std::string::npos) {
-      q.notes.push_back("canary: " + canary.invalid_reason + " (expected of a frozen build; its timings still normalise the history)");
-      canary.invalid_reason.clear();
-    }
-  }
+  if (built.has_canary) forgive_canary_digest(o.analysis, q.notes);
   o.notes = q.notes;
   o.rounds_done = rounds_recorded(r.samples);
   if (g.json) std::cout << to_json(o).dump(2) << "\n";

@@ -8,9 +8,6 @@
 
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
-#include "harness/exec/cpu_list.hpp"
-#include "harness/exec/duet.hpp"
-#include "harness/experiment/counts.hpp"
 #include "harness/experiment/oracle.hpp"
 
 namespace abtest::cli {
@@ -47,27 +44,6 @@ void add_evidence_options(CLI::App* cmd, evidence_flags& f, const std::string& d
   cmd->add_flag("--duet", f.duet, duet_help);
   cmd->add_flag("--counts", f.counts, counts_help);
   cmd->add_option("--pin", f.pin, "CPU list the benchmarks run on, e.g. 1 or 0,2-3 (with --duet: its two cores)");
-}
-
-void check_evidence(const evidence_flags& f, const evidence_context& c) {
-  if (f.layouts == 1 || f.layouts < 0)
-    throw usage_error(fmt::format("--layouts {}: give at least 2 layouts per variant (5 is a good start), or leave it out", f.layouts));
-  if (f.layouts > 0 && c.adaptive)
-    throw usage_error(fmt::format("--layouts needs fixed rounds: the always-valid sequence is one-level — {}", c.adaptive_fix));
-  if (f.duet && c.adaptive) throw usage_error(fmt::format("--duet takes a fixed number of rounds — {}", c.adaptive_fix));
-  if (f.duet && !c.simulated && c.warmups < 1)
-    throw usage_error("--duet checks in the warm-ups, run alone, that each benchmark uses one core — give --warmups 1 or more");
-  if (f.counts && c.simulated) throw usage_error("--counts runs the benchmarks under Valgrind: leave out --simulate");
-  if (!f.pin.empty() && exec::parse_cpu_list(f.pin).cpus.empty())
-    throw usage_error(fmt::format("--pin {}: {} — e.g. --pin 1 or --pin 0,2-3", f.pin, exec::parse_cpu_list(f.pin).error));
-  if (f.duet && !c.simulated) {
-    try {
-      (void)exec::choose_duet_cores(f.pin);  // fewer than two CPUs: say so before building anything
-    } catch (const std::invalid_argument& e) {
-      throw usage_error_from(e);
-    }
-  }
-  if (f.counts) require_valgrind();
 }
 
 void copy_evidence(const evidence_flags& f, oracle_settings& s) {

@@ -1,6 +1,7 @@
 // The measurement flags that run, matrix, bisect, noise-floor and check share — --rounds, --margin,
 // --param, --simulate, --seed, --jobs — declared once and checked once (design §9); and the
-// evidence flags of run, matrix and bisect — --layouts, --duet, --counts, --pin (design §6).
+// evidence flags of run, matrix and bisect — --layouts, --duet, --counts, --pin (design §6), whose
+// values and checks are the experiment request's (experiment/request.hpp).
 //
 // Example (a command's registration, then its action):
 //   add_measurement_options(cmd, f->measure, {.rounds_help = "interleaved rounds (default 10)"});
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "harness/core/manifest.hpp"
+#include "harness/experiment/request.hpp"
 
 namespace abtest {
 struct oracle_settings;
@@ -46,37 +48,13 @@ void add_measurement_options(CLI::App* cmd, measurement_flags& f, const measurem
 // residual across rounds; `adaptive_when_zero` also takes 0 (the default: adaptive rounds).
 enum class rounds_rule { paired, effects, adaptive_when_zero };
 
-// The flags checked and resolved against the manifest: --param applied to its params, the seed drawn
-// when none was given (it is recorded with the experiment), the margin as a fraction.
-struct measurement {
-  int rounds = 0;
-  double margin = 0.01;
-  std::map<std::string, std::string> params;
-  std::uint64_t seed = 0;
-  std::string simulate;  // absolute, "" without --simulate
-  int jobs = 0;
-};
+// The flags checked and resolved against the manifest (experiment/request.hpp: `measurement`).
 measurement resolve_measurement(const measurement_flags& f, const manifest& m, rounds_rule rule);
 
-// Beyond the timings (design §6): seeded relinks per variant, both arms at once, Valgrind counts.
-struct evidence_flags {
-  int layouts = 0;
-  bool duet = false, counts = false;
-  std::string pin{};
-};
+// The evidence flags (experiment/request.hpp: `evidence_flags`, checked by check_evidence there).
 // The command words what --duet and --counts do there (`duet_help`, `counts_help`).
 void add_evidence_options(CLI::App* cmd, evidence_flags& f, const std::string& duet_help, const std::string& counts_help);
 
-// What the flags need, checked before anything is built (usage errors, exit 2): at least 2 layouts;
-// fixed rounds (not adaptive) for --layouts and --duet; a warm-up for --duet (it checks there that
-// the benchmark uses one core) and two CPUs; Valgrind and no scenario for --counts; a valid --pin.
-struct evidence_context {
-  bool simulated = false;
-  bool adaptive = false;  // the command's rounds are adaptive (run --adaptive, bisect without --rounds)
-  int warmups = 1;
-  std::string adaptive_fix;  // what to give instead, e.g. "give --rounds"
-};
-void check_evidence(const evidence_flags& f, const evidence_context& c);
 // The flags into the settings of every experiment a search runs (matrix, bisect).
 void copy_evidence(const evidence_flags& f, oracle_settings& s);
 

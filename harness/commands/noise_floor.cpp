@@ -13,6 +13,7 @@
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/noise_floor.hpp"
 #include "harness/experiment/oracle.hpp"
+#include "harness/experiment/request.hpp"
 #include "harness/experiment/simulation.hpp"
 
 namespace abtest::cli {
@@ -66,79 +67,88 @@ analysis_result measure_layouts(const noise_flags& f, const global_options& g, c
       .analysis;
 }
 
-int noise_floor(const noise_flags& f, const global_options& g) {
-  const std::optional<search::scenario> scenario = load_simulate_flag(f.measure.simulate);
-  const manifest m = scenario ? manifest_from_scenario(*scenario, f.measure.simulate) : load_manifest_for(g);
-  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::paired);
-  const variant v = variant_from_flags(f.toggles, m);
-  auto store = open_store(db_path(g, &m));
-  if (f.layouts == 1 || f.layouts < 0)
-    throw usage_error(fmt::format("--layouts {}: give at least 2 (each half of the 2K relinks is one side)", f.layouts));
-
-  if (f.layouts > 0) {
-    std::string id;
-    const analysis_result analysis = measure_layouts(f, g, m, mm, v, store, scenario, id);
-    nlohmann::json rows = nlohmann::json::array();
-    std::string table = fmt::format("noise floor of {} over layouts ({} + {} seeded links of one build, {} rounds)\n",
-                                    v.key(m), f.layouts, f.layouts, mm.rounds);
-    table += fmt::format("  {:<36} {:>8} {:>19} {:>8} {:>10} {:>8}\n", "metric", "ratio", "95% CI", "floor", "layout sd",
-                         "run sd");
-    for (const metric_floor& mf : noise_floors(analysis, f.metrics, floor_source::layouts)) {
-      const verdict_row& row = *mf.row;
-      const double floor = mf.floor, layout_sd = mf.layout_sd;
-      rows.push_back({{"metric", row.metric}, {"n", row.n}, {"ratio", row.primary.ratio()}, {"ci_low", row.primary.ratio_low()},
-                      {"ci_high", row.primary.ratio_high()}, {"floor", floor}, {"layout_sd", layout_sd},
-                      {"within_sd", row.layouts->within_sd}, {"layout_share", row.layouts->share},
-                      {"verdict", stats::to_string(row.verdict)}});
-      table += fmt::format("  {:<36} {:>8.4f} {:>8.4f}–{:<10.4f} {:>7.2f}% {:>9.2f}% {:>7.2f}%\n", row.metric,
-                           row.primary.ratio(), row.primary.ratio_low(), row.primary.ratio_high(), 100 * floor,
-                           100 * layout_sd, 100 * row.layouts->within_sd);
-    }
-    if (g.json) {
-      std::cout << nlohmann::json({{"experiment", id}, {"variant", v.key(m)}, {"layouts", f.layouts}, {"rounds", mm.rounds},
-                                   {"floors", rows}})
-                       .dump(2)
-                << "\n";
-    } else if (!g.quiet) {
-      fmt::print("experiment {}\n{}", id, table);
-    }
-    return exit_code_for(analysis, false);
+// The floor over seeded layouts (--layouts K), measured and reported.
+int layouts_floor(const noise_flags& f, const global_options& g, const request_source& source, const measurement& mm,
+                  const variant& v, db::results_store& store) {
+  const manifest& m = source.m;
+  std::string id;
+  const analysis_result analysis = measure_layouts(f, g, m, mm, v, store, source.scenario, id);
+  nlohmann::json rows = nlohmann::json::array();
+  std::string table = fmt::format("noise floor of {} over layouts ({} + {} seeded links of one build, {} rounds)\n",
+                                  v.key(m), f.layouts, f.layouts, mm.rounds);
+  table += fmt::format("  {:<36} {:>8} {:>19} {:>8} {:>10} {:>8}\n", "metric", "ratio", "95% CI", "floor", "layout sd",
+                       "run sd");
+  for (const metric_floor& mf : noise_floors(analysis, f.metrics, floor_source::layouts)) {
+    const verdict_row& row = *mf.row;
+    const double floor = mf.floor, layout_sd = mf.layout_sd;
+    rows.push_back({{"metric", row.metric}, {"n", row.n}, {"ratio", row.primary.ratio()}, {"ci_low", row.primary.ratio_low()},
+                    {"ci_high", row.primary.ratio_high()}, {"floor", floor}, {"layout_sd", layout_sd},
+                    {"within_sd", row.layouts->within_sd}, {"layout_share", row.layouts->share},
+                    {"verdict", stats::to_string(row.verdict)}});
+    table += fmt::format("  {:<36} {:>8.4f} {:>8.4f}–{:<10.4f} {:>7.2f}% {:>9.2f}% {:>7.2f}%\n", row.metric,
+                         row.primary.ratio(), row.primary.ratio_low(), row.primary.ratio_high(), 100 * floor,
+                         100 * layout_sd, 100 * row.layouts->within_sd);
   }
+  if (g.json) {
+    std::cout << nlohmann::json({{"experiment", id}, {"variant", v.key(m)}, {"layouts", f.layouts}, {"rounds", mm.rounds},
+                                 {"floors", rows}})
+                     .dump(2)
+              << "\n";
+  } else if (!g.quiet) {
+    fmt::print("experiment {}\n{}", id, table);
+  }
+  return exit_code_for(analysis, false);
+}
 
-  // A: the variant as usual. A′: the same sources and levels, another layout, its own folder.
-  arm_plan a{v.key(m), v.levels, "", {}, {}, std::nullopt, {}, {}};
-  arm_plan b{v.key(m) + "~layout", v.levels, "", {}, {}, std::nullopt, {}, {}};
+// A and A′: the variant as usual, and the same sources and levels in another layout, its own folder;
+// `note` says when the layout arguments left the binaries identical.
+struct rebuild_pair {
+  arm_plan a, b;
   std::string note;
-  const experiment_context ctx = context_for(g);
-  if (!scenario) {
-    builder_options bo;
-    bo.jobs = mm.jobs;
-    const auto first = build_and_record(m, v, store, builder(m, bo), ctx);
-    bo.extra_cmake_args = f.layout;
-    bo.folder_suffix = "~layout";
-    const auto second = build_and_record(m, v, store, builder(m, bo), ctx);
-    for (const auto* o : {&first, &second})
-      if (!o->outcome.ok)
-        throw user_error(exit_code::build_failed, fmt::format("the build of {} failed — last lines of {}:\n{}", o->outcome.key,
-                                                              o->outcome.log_path.string(), o->outcome.log_tail));
-    a = arm_for(m, v, first);
-    b = arm_for(m, v, second);
-    b.key += "~layout";
-    if (a.binaries_digest == b.binaries_digest)
-      note = "the layout arguments left the binaries identical: this measures run-to-run noise only — pass another --layout";
-  }
-  oracle_settings s;
+};
+
+rebuild_pair build_rebuild_pair(const noise_flags& f, const manifest& m, const measurement& mm, const variant& v, bool simulated,
+                                db::results_store& store, const experiment_context& ctx) {
+  rebuild_pair p{{v.key(m), v.levels, "", {}, {}, std::nullopt, {}, {}},
+                 {v.key(m) + "~layout", v.levels, "", {}, {}, std::nullopt, {}, {}},
+                 ""};
+  if (simulated) return p;
+  builder_options bo;
+  bo.jobs = mm.jobs;
+  const auto first = build_and_record(m, v, store, builder(m, bo), ctx);
+  bo.extra_cmake_args = f.layout;
+  bo.folder_suffix = "~layout";
+  const auto second = build_and_record(m, v, store, builder(m, bo), ctx);
+  for (const auto* o : {&first, &second})
+    if (!o->outcome.ok)
+      throw user_error(exit_code::build_failed, fmt::format("the build of {} failed — last lines of {}:\n{}", o->outcome.key,
+                                                            o->outcome.log_path.string(), o->outcome.log_tail));
+  p.a = arm_for(m, v, first);
+  p.b = arm_for(m, v, second);
+  p.b.key += "~layout";
+  if (p.a.binaries_digest == p.b.binaries_digest)
+    p.note = "the layout arguments left the binaries identical: this measures run-to-run noise only — pass another --layout";
+  return p;
+}
+
+// The oracle's settings of the A/A′ experiment: every benchmark, the first one's total.
+oracle_settings rebuild_settings(const request_source& source, const measurement& mm, const global_options& g) {
+  const manifest& m = source.m;
+  oracle_settings s = search_settings(source.scenario, mm, g.command_line);
   s.kind = "noise-floor";
   for (const auto& bench : m.benchmarks) s.benchmarks.push_back(bench.name);
   s.metric = m.benchmarks.front().name + ".total_s";
-  s.warmups = scenario ? 0 : m.benchmarks.front().warmups;
-  s.params = mm.params;
-  s.seed = mm.seed;
-  if (scenario) {
-    s.simulate = mm.simulate;
-    s.scenario = &*scenario;
-  }
-  s.command_line = g.command_line;
+  s.warmups = source.scenario ? 0 : m.benchmarks.front().warmups;
+  return s;
+}
+
+// The floor of a rebuild in another layout (A/A′), measured and reported.
+int rebuild_floor(const noise_flags& f, const global_options& g, const request_source& source, const measurement& mm,
+                  const variant& v, db::results_store& store) {
+  const manifest& m = source.m;
+  const experiment_context ctx = context_for(g);
+  auto [a, b, note] = build_rebuild_pair(f, m, mm, v, source.scenario.has_value(), store, ctx);
+  const oracle_settings s = rebuild_settings(source, mm, g);
   experiment_oracle oracle(store, m, ctx, s, [](const search::levels&) { return std::nullopt; });
   a.binaries_digest.clear();  // measure even identical binaries: the point is the spread
   b.binaries_digest.clear();
@@ -167,6 +177,16 @@ int noise_floor(const noise_flags& f, const global_options& g) {
     fmt::print("experiment {}\n{}", r.experiment_id, table);
   }
   return exit_code_for(analysis, false);
+}
+
+int noise_floor(const noise_flags& f, const global_options& g) {
+  const request_source source = load_request_source(f.measure.simulate, g.manifest);
+  const measurement mm = resolve_measurement(f.measure, source.m, rounds_rule::paired);
+  const variant v = variant_from_flags(f.toggles, source.m);
+  auto store = open_store(db_path(g, &source.m));
+  if (f.layouts == 1 || f.layouts < 0)
+    throw usage_error(fmt::format("--layouts {}: give at least 2 (each half of the 2K relinks is one side)", f.layouts));
+  return f.layouts > 0 ? layouts_floor(f, g, source, mm, v, store) : rebuild_floor(f, g, source, mm, v, store);
 }
 
 }  // namespace

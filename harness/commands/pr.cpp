@@ -112,14 +112,10 @@ std::vector<gate::benchmark_decision> decide_benchmarks(const manifest& m, const
 
 // --- measure ---------------------------------------------------------------------------------
 
-// One experiment of `sides` (the base first, its baseline; then the head; then any other arm) on
-// `q.benchmarks`, until `deadline`. `out.metrics` are the head's against the base; `others` gets
-// every further arm's by key. The budget is of the measurements: it starts after the builds, whose
-// time the cache and the project decide.
-gate::experiment_outcome measure_pr(const gate::experiment_request& q, const manifest& m, const measurement& mm, const pr_flags& f,
-                                    const pr_sides& s, const std::vector<arm_plan>& sides, commit_arms& arms, db::results_store& store,
-                                    const experiment_context& ctx, clock_type::time_point deadline, const global_options& g,
-                                    std::map<std::string, std::vector<gate::metric_result>>* others = nullptr) {
+// The plan of one experiment of `sides` on `q.benchmarks`: the base's arm the baseline, the rounds
+// fixed or adaptive up to --max-rounds, each side linked into its layouts with --layouts.
+run_plan pr_plan(const gate::experiment_request& q, const manifest& m, const measurement& mm, const pr_flags& f,
+                 const std::vector<arm_plan>& sides, commit_arms& arms) {
   run_plan plan;
   plan.benchmarks = q.benchmarks;
   plan.params = mm.params;
@@ -141,6 +137,31 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
     }
     plan.arms = std::move(linked);
   }
+  return plan;
+}
+
+// The gate's metrics of one experiment: the head's (`head`) into `out`, every further arm's into
+// `others` by key; auxiliary and count metrics left out.
+void collect_metrics(const analysis_result& analysis, const std::string& head, gate::experiment_outcome& out,
+                     std::map<std::string, std::vector<gate::metric_result>>* others) {
+  for (const auto& row : analysis.rows) {
+    if (is_auxiliary_metric(row.metric) || stats::is_count_metric(row.metric)) continue;
+    const gate::metric_result r{row.metric, row.verdict, row.immaterial, row.primary, row.baseline_median, row.candidate_median, row.note,
+                                row.policy};
+    if (row.variant == head) out.metrics.push_back(r);
+    else if (others) (*others)[row.variant].push_back(r);
+  }
+}
+
+// One experiment of `sides` (the base first, its baseline; then the head; then any other arm) on
+// `q.benchmarks`, until `deadline`. `out.metrics` are the head's against the base; `others` gets
+// every further arm's by key. The budget is of the measurements: it starts after the builds, whose
+// time the cache and the project decide.
+gate::experiment_outcome measure_pr(const gate::experiment_request& q, const manifest& m, const measurement& mm, const pr_flags& f,
+                                    const pr_sides& s, const std::vector<arm_plan>& sides, commit_arms& arms, db::results_store& store,
+                                    const experiment_context& ctx, clock_type::time_point deadline, const global_options& g,
+                                    std::map<std::string, std::vector<gate::metric_result>>* others = nullptr) {
+  const run_plan plan = pr_plan(q, m, mm, f, sides, arms);
   // --counts: the first experiment's arms counted once under Valgrind; the rerun needs no second count.
   const bool counted = f.counts && q.attempt == 0;
   const std::string id = create_experiment(store, &m, plan, g.command_line, current_machine(store),
@@ -165,13 +186,7 @@ gate::experiment_outcome measure_pr(const gate::experiment_request& q, const man
   out.stopped_early = done.schedule.stopped_early;
   out.budget_ended = budget_ended;
   out.failed = done.analysis.any_failed();
-  for (const auto& row : done.analysis.rows) {
-    if (is_auxiliary_metric(row.metric) || stats::is_count_metric(row.metric)) continue;
-    const gate::metric_result r{row.metric, row.verdict, row.immaterial, row.primary, row.baseline_median, row.candidate_median, row.note,
-                                row.policy};
-    if (row.variant == sides[1].key) out.metrics.push_back(r);
-    else if (others) (*others)[row.variant].push_back(r);
-  }
+  collect_metrics(done.analysis, sides[1].key, out, others);
   if (counted) {
     std::vector<std::string> variants;
     for (const auto& arm : plan.arms) variants.push_back(arm.key);
@@ -278,13 +293,20 @@ void write_comment(const fs::path& file, const std::string& markdown) {
   }
 }
 
-int run_pr_gate(const pr_flags& f, const global_options& g) {
-  const auto t0 = clock_type::now();
-  gate::pr_report rep;
-  rep.policy = gate::parse_fail_on(f.fail_on);
-  rep.budget_s = f.budget_s;
-  const manifest m = load_manifest_for(g);
-  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::adaptive_when_zero);
+// The head, its merge base with --base, and what alerts call the head.
+void resolve_refs(const manifest& m, const pr_flags& f, gate::pr_report& rep) {
+  rep.head = resolve_commit(m, f.head);
+  rep.base = merge_base(m, f.base, rep.head);
+  rep.head_ref = head_name(m, f.head, rep.head);
+}
+
+bool any_confirmed(const gate::pr_report& rep) {
+  return std::any_of(rep.result.changed.begin(), rep.result.changed.end(),
+                     [](const auto& c) { return c.state == gate::confirmation::confirmed; });
+}
+
+// What the gate's flags need, checked before anything is built (usage errors, exit 2).
+void check_pr_flags(const pr_flags& f, const manifest& m, const measurement& mm) {
   if (f.budget_s <= 0) throw usage_error(fmt::format("--budget-s {}: give a positive number of seconds", f.budget_s));
   if (mm.rounds == 0 && f.max_rounds < 10) throw usage_error("--max-rounds must be at least 10 (the adaptive sequence starts at 10)");
   if (f.layouts == 1 || f.layouts < 0) throw usage_error("--layouts K needs K ≥ 2 seeded links per side");
@@ -292,13 +314,26 @@ int run_pr_gate(const pr_flags& f, const global_options& g) {
   if (f.counts) require_valgrind();
   for (const auto& b : f.benches)
     if (!m.find_benchmark(b)) throw usage_error(fmt::format("--bench {}: no such benchmark in {}", b, m.path.string()));
+}
+
+// How each experiment's rounds are decided, as the comment says it.
+std::string rounds_rule_text(const pr_flags& f, const measurement& mm) {
+  return mm.rounds > 0 ? fmt::format("{} rounds{}", mm.rounds, f.layouts > 0 ? fmt::format(", {} layouts per side", f.layouts) : "")
+                       : fmt::format("adaptive: from 10 rounds until every watched metric is decisive (always-valid CI), "
+                                     "at most {}", f.max_rounds);
+}
+
+int run_pr_gate(const pr_flags& f, const global_options& g) {
+  const auto t0 = clock_type::now();
+  gate::pr_report rep;
+  rep.policy = gate::parse_fail_on(f.fail_on);
+  rep.budget_s = f.budget_s;
+  const manifest m = load_manifest_for(g);
+  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::adaptive_when_zero);
+  check_pr_flags(f, m, mm);
   const variant v = variant_from_flags(f.toggles, m);
-  rep.head = resolve_commit(m, f.head);
-  rep.base = merge_base(m, f.base, rep.head);
-  rep.head_ref = head_name(m, f.head, rep.head);
-  rep.rounds_rule = mm.rounds > 0 ? fmt::format("{} rounds{}", mm.rounds, f.layouts > 0 ? fmt::format(", {} layouts per side", f.layouts) : "")
-                                  : fmt::format("adaptive: from 10 rounds until every watched metric is decisive (always-valid CI), "
-                                                "at most {}", f.max_rounds);
+  resolve_refs(m, f, rep);
+  rep.rounds_rule = rounds_rule_text(f, mm);
 
   auto store = open_store(db_path(g, &m));
   const experiment_context ctx = context_for(g);
@@ -318,8 +353,7 @@ int run_pr_gate(const pr_flags& f, const global_options& g) {
     const auto deadline = measuring_since + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(f.budget_s * share));
     return measure_pr(q, m, mm, f, s, {s.base_arm, s.head_arm}, arms, store, ctx, deadline, g);
   });
-  if (!rep.flips.empty() && rep.result.second &&
-      std::any_of(rep.result.changed.begin(), rep.result.changed.end(), [](const auto& c) { return c.state == gate::confirmation::confirmed; }))
+  if (!rep.flips.empty() && rep.result.second && any_confirmed(rep))
     rep.attribution = attribute_flips(rep, m, mm, f, s, arms, store, ctx, g);
   record_alerts(store, rep);
   rep.exit_code = gate::policy_exit_code(rep.result, rep.policy);

@@ -18,6 +18,8 @@
 #include "harness/experiment/comparison_output.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/experiment/prepare_arms.hpp"
+#include "harness/experiment/request.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/report/verdict_json.hpp"
 
@@ -93,10 +95,10 @@ int resume(const run_flags& f, const global_options& g) {
   if (e->status == db::experiment_status::running)
     throw usage_error(fmt::format("experiment {} is still running in another process — wait for it", e->id));
   auto plan = run_plan::from_json(e->config);
-  const std::optional<search::scenario> scenario = load_simulate_flag(plan.simulate);
-  const manifest m = scenario ? manifest_from_scenario(*scenario, plan.simulate)
-                              : load_manifest(g.manifest.empty() && e->manifest_path ? std::filesystem::path(*e->manifest_path)
-                                                                                     : locate_manifest(g.manifest));
+  const request_source source =
+      load_request_source(plan.simulate, g.manifest.empty() && e->manifest_path ? *e->manifest_path : g.manifest);
+  const std::optional<search::scenario>& scenario = source.scenario;
+  const manifest& m = source.m;
   if (!scenario) check_binaries_unchanged(m, plan);
   auto samples = store.list_samples(e->id);
   // Take the experiment over (atomically), so a kill of this process is detected in turn.
@@ -113,151 +115,81 @@ int resume(const run_flags& f, const global_options& g) {
   return finish(m, e->id, plan, samples, done, g, f.fail_on_regression, notes);
 }
 
-int run(const run_flags& f, const global_options& g) {
-  check_bundle_flags(f.bundle, f.evidence, f.measure.simulate, f.resume);
-  if (f.resume) return resume(f, g);
-  const std::optional<search::scenario> scenario = load_simulate_flag(f.measure.simulate);
-  const manifest m = scenario ? manifest_from_scenario(*scenario, f.measure.simulate) : load_manifest_for(g);
-  if (f.toggles.empty() && f.variants.empty())
-    throw usage_error("nothing to compare — give --toggle ID[=LEVEL] (repeatable) or --variant SPEC");
-  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::paired);
-  const evidence_flags& ev = f.evidence;
-  if (f.adaptive && f.max_rounds < 10) throw usage_error("--max-rounds must be at least 10 with --adaptive (the sequence starts at 10)");
-  const benchmark_spec* first = f.benches.empty() ? &m.benchmarks.front() : m.find_benchmark(f.benches.front());
-  const int warmups = f.warmups >= 0 ? f.warmups : first ? first->warmups : 1;
-  check_evidence(ev, {scenario.has_value(), f.adaptive, warmups, "give --rounds, not --adaptive"});
-  if (ev.duet && (f.toggles.empty() ? 0 : 1) + f.variants.size() != 1)
-    throw usage_error("--duet runs a baseline and one candidate side by side — give one candidate (--toggle … or one --variant)");
-  std::optional<exec::duet_cores> duet_cores;
-  if (ev.duet && !scenario && f.bundle.empty()) duet_cores = exec::choose_duet_cores(ev.pin);
+request_spec spec_of(const run_flags& f) {
+  return {f.baseline, f.toggles, f.variants, f.benches, f.adaptive, f.max_rounds, f.warmups, f.metrics, f.bundle, f.evidence};
+}
 
-  const variant baseline = parse_variant_spec(f.baseline, m);
-  std::vector<variant> candidates;
-  if (!f.toggles.empty()) candidates.push_back(variant_from_flags(f.toggles, m));
-  for (const auto& spec : f.variants) candidates.push_back(parse_variant_spec(spec, m));
-  for (const auto& c : candidates)
-    if (c == baseline) throw usage_error(fmt::format("candidate {} is the baseline itself — pick another --baseline or toggle", c.key(m)));
-
-  run_plan plan;
-  plan.params = mm.params;
-  for (const auto& b : f.benches) {
-    if (!m.find_benchmark(b)) throw usage_error(fmt::format("--bench {}: no such benchmark in {}", b, m.path.string()));
-    plan.benchmarks.push_back(b);
-  }
-  if (plan.benchmarks.empty())
-    for (const auto& b : m.benchmarks) plan.benchmarks.push_back(b.name);
-  plan.adaptive = f.adaptive;
-  plan.rounds = f.adaptive ? f.max_rounds : mm.rounds;
-  plan.warmups = f.warmups >= 0 ? f.warmups : m.find_benchmark(plan.benchmarks.front())->warmups;
-  plan.seed = mm.seed;
-  plan.margin = mm.margin;
-  plan.metric_rules = m.metric_rules;
-  plan.pin = ev.pin;
-  plan.monitor_metrics = f.metrics;
-  plan.simulate = mm.simulate;
-  plan.layouts = ev.layouts;
-  plan.duet = ev.duet;
-  if (ev.duet && duet_rounds(plan.rounds) != plan.rounds) {
-    // Each block of four rounds holds every combination of core and start order; two blocks at least (plan.hpp).
-    plan.rounds = duet_rounds(plan.rounds);
-    if (!g.quiet && !g.json)
-      fmt::print(stderr, "note: --duet balances cores and start order over blocks of 4 rounds, at least 3 of them: {} rounds\n", plan.rounds);
-  }
-
-  std::vector<std::string> notes;
-  for (const auto& c : candidates)
-    for (const auto& id : f.bundle.empty() ? inert_toggles(m, c) : std::vector<std::string>{})
-      notes.push_back(fmt::format("note: {} is inert on this host (requires {}; none found) — it builds but cannot change what runs",
-                                  id, fmt::join(m.toggle(id).requires_caps, ", ")));
-  for (const auto& w : exec::noise_warnings(exec::read_noise_inputs(ev.pin)))
-    if (!g.quiet && !g.json && f.bundle.empty()) fmt::print(stderr, "warning: {}\n", w);
-
-  auto store = open_store(db_path(g, &m));
-  const std::int64_t machine_id = current_machine(store);
+// The run's builder: only the programs it measures; for a bundle, built for the host that measures.
+builder builder_for(const experiment_request& q) {
   builder_options bo;
-  bo.jobs = mm.jobs;
-  bo.targets = targets_for(m, plan.benchmarks);  // only the programs this run measures
-  builder b(m, f.bundle.empty() ? bo : bundle_builder_options(m, bo));
+  bo.jobs = q.measure.jobs;
+  bo.targets = targets_for(q.m, q.benchmarks);
+  return builder(q.m, q.bundle.empty() ? bo : bundle_builder_options(q.m, bo));
+}
+
+// Nothing left to measure (every candidate is the baseline's program): the notes say why.
+int report_nothing_measured(const prepared_arms& p, const global_options& g) {
+  if (g.json) {
+    auto j = report::to_json(report::experiment_result{"", p.plan.arms[0].key, {}});  // nothing measured: experiment null
+    j["notes"] = p.notes;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    for (const auto& n : p.notes) fmt::print("{}\n", n);
+  }
+  return 0;
+}
+
+// Records the experiment of the prepared arms, counts them under Valgrind with --counts, measures
+// and reports it.
+int measure_run(const experiment_request& q, prepared_arms& p, db::results_store& store, std::int64_t machine_id,
+                const run_flags& f, const global_options& g) {
+  const run_plan& plan = p.plan;
   const experiment_context ctx = context_for(g);
-  std::vector<variant> all{baseline};
-  all.insert(all.end(), candidates.begin(), candidates.end());
-  for (size_t i = 0; scenario && i < all.size(); ++i) {
-    const arm_plan arm{all[i].key(m), all[i].levels, i == 0 ? "baseline" : "candidate", {}, {}, std::nullopt, {}, {}};
-    if (ev.layouts == 0) plan.arms.push_back(arm);
-    for (auto& layout : seeded_layouts(arm, plan.seed, ev.layouts)) plan.arms.push_back(std::move(layout));  // simulated
-  }
-  std::map<std::string, const build_outcome*> outcomes;  // by variant key, for --layouts
-  std::map<std::string, recorded_build> builds;  // by build key: arms that differ only in env toggles share one
-  for (size_t i = 0; !scenario && i < all.size(); ++i) {
-    const std::string build_key = build_part(all[i], m).key(m);
-    auto found = builds.find(build_key);
-    if (found == builds.end()) found = builds.emplace(build_key, build_and_record(m, all[i], store, b, ctx)).first;
-    const auto& built = found->second;
-    const auto& o = built.outcome;
-    if (!o.ok) {
-      std::string what = o.missing_targets.empty()
-                             ? fmt::format("the build of {} failed", o.key)
-                             : fmt::format("the build of {} failed: {} defines no target {}", o.key, m.source_dir.string(),
-                                           fmt::join(o.missing_targets, ", "));
-      // The baseline failing is the project's problem, not a toggle's.
-      const std::string fix = build_part(all[i], m).is_base()
-                                  ? "the baseline itself does not build: fix the project's build (or build.cmake_args / build.args "
-                                    "in the manifest) and try `abtest build` until it passes"
-                                  : "fix the build, or leave the toggle out";
-      throw user_error(exit_code::build_failed, fmt::format("{} — last lines of {}:\n{}\n({})", what, o.log_path.string(),
-                                                            o.log_tail, fix));
-    }
-    arm_plan arm = arm_for(m, all[i], built, i == 0 ? "baseline" : "candidate");
-    if (i > 0 && !arm.binaries_digest.empty() && arm.binaries_digest == plan.arms[0].binaries_digest) {
-      notes.push_back(fmt::format("note: {} and {} are the same program (identical binaries) — not measured; verdict SAME by construction",
-                                  arm.key, plan.arms[0].key));
-      continue;
-    }
-    outcomes[arm.key] = &o;
-    plan.arms.push_back(std::move(arm));
-  }
-  if (!scenario && ev.layouts > 0 && plan.arms.size() >= 2) {
-    // Each variant that is measured becomes K arms, one per seeded relink of its programs.
-    std::vector<arm_plan> arms;
-    for (const auto& arm : plan.arms)
-      for (auto& layout : layout_arms(m, plan, arm, *outcomes.at(arm.key), ev.layouts, store, ctx)) arms.push_back(std::move(layout));
-    plan.arms = std::move(arms);
-  }
-  if (plan.arms.size() < 2 || variant_groups(plan).size() < 2) {
-    if (g.json) {
-      auto j = report::to_json(report::experiment_result{"", plan.arms[0].key, {}});  // nothing measured: experiment null
-      j["notes"] = notes;
-      std::cout << j.dump(2) << "\n";
-    } else {
-      for (const auto& n : notes) fmt::print("{}\n", n);
-    }
-    return 0;
-  }
-  if (!f.bundle.empty()) return write_bundle_for(m, plan, f.bundle, g, notes);
-  if (duet_cores)  // after the builds, which kept both cores busy
-    if (const std::string why = exec::duet_cores_busy(*duet_cores); !why.empty()) throw usage_error(why);
-  const std::string id = create_experiment(store, &m, plan, f.command_line, machine_id, {{"counts", ev.counts}});
+  const std::string id = create_experiment(store, &q.m, plan, f.command_line, machine_id, {{"counts", q.evidence.counts}});
   if (!g.quiet && !g.json)
     fmt::print(stderr, "experiment {}: {} arms{} × {} benchmark(s), {} warm-up + {}{} rounds, seed {}{}\n", id, plan.arms.size(),
                plan.layouts > 0 ? fmt::format(" ({} variants × {} layouts)", plan.arms.size() / plan.layouts, plan.layouts) : "",
-               plan.benchmarks.size(), plan.warmups, f.adaptive ? "up to " : "", plan.rounds, plan.seed,
+               plan.benchmarks.size(), plan.warmups, q.adaptive ? "up to " : "", plan.rounds, plan.seed,
                plan.duet ? " · duet: both arms at once, one core each" : "");
-  if (ev.counts)
-    for (auto& warning : measure_counts(store, m, plan, id, ctx)) notes.push_back(std::move(warning));
+  if (q.evidence.counts)
+    for (auto& warning : measure_counts(store, q.m, plan, id, ctx)) p.notes.push_back(std::move(warning));
   std::vector<sample> samples;
-  process_source real(m, plan);
+  process_source real(q.m, plan);
   std::optional<simulated_source> simulated;
-  if (scenario) simulated.emplace(*scenario, plan);
+  if (q.scenario) simulated.emplace(*q.scenario, plan);
   std::optional<execution> done;
   try {
-    done = execute(store, m, plan, id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, ctx);
+    done = execute(store, q.m, plan, id, simulated ? static_cast<sample_source&>(*simulated) : real, samples, ctx);
   } catch (const user_error&) {
     // A refusal found while measuring (a duet partner using several cores): the experiment cannot
     // go on as planned, so it is marked failed rather than left for --resume to hit again.
     store.set_experiment_status(id, db::experiment_status::failed, std::chrono::system_clock::now());
     throw;
   }
-  return finish(m, id, plan, samples, *done, g, f.fail_on_regression, notes);
+  return finish(q.m, id, plan, samples, *done, g, f.fail_on_regression, p.notes);
+}
+
+int run(const run_flags& f, const global_options& g) {
+  check_bundle_flags(f.bundle, f.evidence, f.measure.simulate, f.resume);
+  if (f.resume) return resume(f, g);
+  request_source source = load_request_source(f.measure.simulate, g.manifest);
+  const measurement mm = resolve_measurement(f.measure, source.m, rounds_rule::paired);
+  const experiment_request q = make_request(std::move(source), mm, spec_of(f));
+  std::optional<exec::duet_cores> duet_cores;
+  if (q.evidence.duet && !q.simulated() && q.bundle.empty()) duet_cores = exec::choose_duet_cores(q.evidence.pin);
+  run_plan plan = plan_of(q);
+  if (plan.rounds != q.requested_rounds() && !g.quiet && !g.json)
+    fmt::print(stderr, "note: --duet balances cores and start order over blocks of 4 rounds, at least 3 of them: {} rounds\n", plan.rounds);
+  for (const auto& w : exec::noise_warnings(exec::read_noise_inputs(q.evidence.pin)))
+    if (!g.quiet && !g.json && q.bundle.empty()) fmt::print(stderr, "warning: {}\n", w);
+  auto store = open_store(db_path(g, &q.m));
+  const std::int64_t machine_id = current_machine(store);
+  prepared_arms p = prepare_arms(q, std::move(plan), store, builder_for(q), context_for(g));
+  if (!p.comparable()) return report_nothing_measured(p, g);
+  if (!q.bundle.empty()) return write_bundle_for(q.m, p.plan, q.bundle, g, p.notes);
+  if (duet_cores)  // after the builds, which kept both cores busy
+    if (const std::string why = exec::duet_cores_busy(*duet_cores); !why.empty()) throw usage_error(why);
+  return measure_run(q, p, store, machine_id, f, g);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
 #include "harness/exec/duet.hpp"
+#include "harness/experiment/arm_set_stats.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/simulation.hpp"
@@ -30,6 +31,19 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr double adaptive_tau = 0.02;
 
 }  // namespace
+
+oracle_settings search_settings(const std::optional<search::scenario>& scenario, const measurement& mm,
+                                const std::string& command_line) {
+  oracle_settings s;
+  s.params = mm.params;
+  s.seed = mm.seed;
+  if (scenario) {
+    s.simulate = mm.simulate;
+    s.scenario = &*scenario;
+  }
+  s.command_line = command_line;
+  return s;
+}
 
 std::string benchmark_of(const std::string& metric) { return metric.substr(0, metric.find('.')); }
 
@@ -59,26 +73,6 @@ std::string choose_metric(const manifest& m, const std::string& flag, const sear
                     "(a gbench benchmark's are <bench>.<benchmark name>_s; `abtest show` lists an experiment's metrics)");
 }
 
-variant_arms::variant_arms(const manifest& m, db::results_store& store, experiment_context ctx,
-                           builder_options options, bool simulated)
-    : m_(m), builder_(m, std::move(options)), simulated_(simulated), built_(store, std::move(ctx)) {}
-
-std::optional<arm_plan> variant_arms::operator()(const search::levels& levels) {
-  variant v;
-  for (const auto& [id, level] : levels)
-    if (level != m_.toggle(id).off()) v.levels[id] = level;
-  const std::string key = v.key(m_);
-  if (const auto* known = built_.find(key)) return *known;
-  if (simulated_) return built_.keep(key, arm_plan{key, v.levels, "", {}, {}, std::nullopt, {}, {}});
-  return built_.build(key, m_, v, builder_, key);
-}
-
-std::vector<arm_plan> variant_arms::layouts(const run_plan& plan, const arm_plan& arm, int k) {
-  return simulated_ ? seeded_layouts(arm, plan.seed, k) : built_.layouts(plan, arm, k);
-}
-
-std::string variant_arms::failure(const std::string& key) const { return built_.log_tail(key); }
-
 experiment_oracle::experiment_oracle(db::results_store& store, const manifest& m, experiment_context ctx,
                                      oracle_settings settings, arm_provider provider)
     : store_(store), m_(m), ctx_(std::move(ctx)), s_(std::move(settings)), provider_(std::move(provider)) {
@@ -86,98 +80,6 @@ experiment_oracle::experiment_oracle(db::results_store& store, const manifest& m
 }
 
 namespace {
-
-// ln metric per arm and round; NaN for a failed sample, a missing metric or an INVALID arm.
-void fill_log_values(const std::string& metric, arm_set_result& r) {
-  r.log_values.assign(r.plan.arms.size(), std::vector<double>(static_cast<std::size_t>(r.plan.rounds), nan));
-  r.runs = static_cast<int>(r.samples.size());
-  for (const auto& s : r.samples) {
-    if (s.warmup || s.status != sample_status::ok || s.round < 1 || s.round > r.plan.rounds) continue;
-    if (!r.analysis.arms[static_cast<std::size_t>(s.arm)].invalid_reason.empty()) continue;
-    const auto it = s.metrics.find(metric);
-    if (it == s.metrics.end() || !(it->second > 0) || !std::isfinite(it->second)) continue;
-    r.log_values[static_cast<std::size_t>(s.arm)][static_cast<std::size_t>(s.round - 1)] = std::log(it->second);
-  }
-}
-
-// Seconds one run of each arm costs the search: its samples' mean wall (warm-ups left out) plus
-// each sample's share of the time the experiment spent around its processes (scheduling, the load
-// check, the store), which on a busy host is most of a fast benchmark's cost. NaN for an arm with
-// no sample that ran.
-std::vector<double> arm_run_seconds(const arm_set_result& r) {
-  std::vector<double> sum(r.plan.arms.size(), 0.0), n(r.plan.arms.size(), 0.0);
-  double process_s = 0.0;
-  std::optional<std::chrono::system_clock::time_point> first, last;
-  for (const auto& s : r.samples) {
-    const double d = s.duration_s.value_or(0.0);
-    process_s += d;
-    const auto end = s.started_at + std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(d));
-    if (!first || s.started_at < *first) first = s.started_at;
-    if (!last || end > *last) last = end;
-    if (s.warmup || s.status != sample_status::ok || !(d > 0.0)) continue;
-    sum[static_cast<std::size_t>(s.arm)] += d;
-    n[static_cast<std::size_t>(s.arm)] += 1.0;
-  }
-  double around = 0.0;  // per sample
-  if (first && last && !r.samples.empty())
-    around = std::max(0.0, (std::chrono::duration<double>(*last - *first).count() - process_s) / static_cast<double>(r.samples.size()));
-  std::vector<double> out;
-  for (std::size_t a = 0; a < sum.size(); ++a) out.push_back(n[a] > 0.0 ? sum[a] / n[a] + around : nan);
-  return out;
-}
-
-// Seconds of every sample of a set of arms, warm-ups included (0 for one that never started).
-double sample_seconds(const arm_set_result& r) {
-  double sum = 0.0;
-  for (const auto& s : r.samples) sum += s.duration_s.value_or(0.0);
-  return sum;
-}
-
-// A search asks for one metric throughout: when the benchmark's samples ran fine and none of them
-// holds it, no number of rounds will, so the search stops at its first measurement with what the
-// benchmark does report, rather than spending every comparison up to its round cap.
-void require_metric(const std::string& metric, const arm_set_result& r) {
-  const std::string bench = metric.substr(0, metric.find('.'));
-  std::set<std::string> reported;
-  bool ran = false;
-  for (const auto& s : r.samples) {
-    if (s.warmup || s.status != sample_status::ok || s.benchmark != bench) continue;
-    if (s.metrics.count(metric)) return;
-    ran = true;
-    for (const auto& [name, _] : s.metrics) reported.insert(name);
-  }
-  if (!ran) return;  // nothing ran well: a failed build or benchmark, which the search skips
-  throw usage_error(fmt::format("--metric {}: benchmark {} ran but reports no such metric; it reports {} — pass --metric with one of them",
-                                metric, bench, fmt::join(reported, ", ")));
-}
-
-// The mean ln metric of each layout arm over its rounds, per variant group: [group][layout]. With
-// layouts the replicates of a variant are its layouts (Kalibera & Jones 2013): a factorial fit over
-// them carries the between-layout variance, as the verdicts do.
-std::vector<std::vector<double>> layout_log_means(const arm_set_result& r) {
-  const auto groups = variant_groups(r.plan);
-  std::vector<std::vector<double>> out(groups.size());
-  for (std::size_t g = 0; g < groups.size(); ++g)
-    for (const int arm : groups[g]) {
-      double sum = 0;
-      int n = 0;
-      for (const double v : r.log_values[static_cast<std::size_t>(arm)])
-        if (std::isfinite(v)) sum += v, ++n;
-      out[g].push_back(n > 0 ? sum / n : nan);
-    }
-  return out;
-}
-
-// The estimate of the candidate (variant group 1) on `metric` as the analysis makes it at `confidence`:
-// with layouts the two-level one, in a duet the crossover one. n = 0 when there is no such row or
-// an arm is INVALID.
-stats::log_estimate analysed_estimate(const arm_set_result& r, const std::string& metric, double confidence) {
-  analysis_options o;
-  o.confidence = confidence;
-  for (const auto& row : analyze(r.plan, r.samples, o).rows)
-    if (row.metric == metric && row.verdict != stats::verdict::invalid) return row.primary;
-  return {};
-}
 
 // A duet needs its two cores free (exec::duet_cores_busy): the searches build between experiments,
 // so wait for the build's load to leave them, then give up with the reason.

@@ -22,6 +22,8 @@
 #include "harness/experiment/built_arms.hpp"
 #include "harness/experiment/context.hpp"
 #include "harness/experiment/experiment.hpp"
+#include "harness/experiment/request.hpp"
+#include "harness/experiment/variant_arms.hpp"
 #include "harness/search/oracle.hpp"
 #include "harness/search/scenario.hpp"
 
@@ -152,6 +154,12 @@ class experiment_oracle : public search::oracle {
   double seconds_ = 0.0;
 };
 
+// What every experiment of a search (bisect, matrix, noise-floor's A/A′) takes from the request:
+// its params and seed, the scenario with --simulate (`scenario` must outlive the settings) and the
+// command line. The caller sets what differs: kind, metric, benchmarks, warm-ups, rounds, evidence.
+oracle_settings search_settings(const std::optional<search::scenario>& scenario, const measurement& mm,
+                                const std::string& command_line);
+
 // A metric's benchmark: the part before the first '.' ("proof.total_s" → "proof").
 std::string benchmark_of(const std::string& metric);
 
@@ -159,27 +167,5 @@ std::string benchmark_of(const std::string& metric);
 // a `proof` benchmark (or scenario metric), else the only `<bench>.total_s`; else a usage error
 // asking for --metric (design §9).
 std::string choose_metric(const manifest& m, const std::string& flag, const search::scenario* s);
-
-// The arm provider of variant searches: builds each variant once (recorded), or, with a scenario,
-// stands the variant in without building. Failed builds are remembered as nullopt.
-class variant_arms {
- public:
-  variant_arms(const manifest& m, db::results_store& store, experiment_context ctx, builder_options options,
-               bool simulated);
-  std::optional<arm_plan> operator()(const search::levels& levels);
-  // The last lines of the build log of a variant that failed (empty otherwise).
-  std::string failure(const std::string& key) const;
-  // Configurations this provider prepared (built or stood in), failed builds included.
-  int configurations() const { return built_.size(); }
-  // The `k` layout arms of an arm this provider built (experiment_oracle::relinker), linked once per
-  // variant and seed; with a scenario, seeded copies (nothing to link).
-  std::vector<arm_plan> layouts(const run_plan& plan, const arm_plan& arm, int k);
-
- private:
-  const manifest& m_;
-  builder builder_;
-  bool simulated_;
-  built_arms built_;  // by variant key
-};
 
 }  // namespace abtest
