@@ -121,14 +121,15 @@ outputs() {
   return 0
 }
 
-# What differs from one run to the next: ids, times, paths, shas, durations; and, in the outputs of
-# real measurements, every number.
+# What differs from one run to the next: ids, times, paths (the program's own too: a command line
+# is recorded with each experiment), shas, durations; and, in the outputs of real measurements,
+# every number.
 mask() {
-  local dir="$1"
+  local dir="$1" bin="$2"
   for f in "$dir"/out/*; do
     [[ "$f" == *.stderr ]] && continue
     sed -E -i \
-      -e "s#$dir#DIR#g" \
+      -e "s#$dir#DIR#g" -e "s#$bin#ABTEST#g" \
       -e 's/\b[a-z]{1,3}-[0-9]{8}-[0-9]{6}-[0-9a-f]{4,8}\b/ID/g' \
       -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?Z?/TIME/g' \
       -e 's/\b[0-9a-f]{40}\b/SHA/g; s/\b[0-9a-f]{12}\b/SHA/g' \
@@ -145,8 +146,8 @@ mask() {
 
 outputs "$old" "$work/old"
 outputs "$new" "$work/new"
-mask "$work/old"
-mask "$work/new"
+mask "$work/old" "$old"
+mask "$work/new" "$new"
 # The measured outputs move with the machine's noise (a verdict at 3 rounds, whether a rerun
 # confirms): shown for reading, not counted.
 measured='run-planted.*|show-planted.*|pr.*|pr-comment.md|check.*|alerts-planted.*'
