@@ -108,6 +108,8 @@ outputs() {
   (cd "$fx" && git checkout -q slow)
   (cd "$fx" && both "$bin" "$out" pr --db "$real" pr --base main --bench planted --rounds 3 --seed 5 -j 2 --comment "$dir/pr.md")
   both "$bin" "$out" alerts-planted --db "$real" alerts
+  capture "$bin" "$out" alerts-planted-ack.txt --db "$real" alerts ack 1 --note "seen"
+  capture "$bin" "$out" alerts-planted-invalid.json --json --db "$real" alerts invalid 1 --note "not a regression"
   cp "$dir/pr.md" "$out/pr-comment.md" 2>/dev/null || true
   (cd "$fx" && both "$bin" "$out" check --db "$real" check --against main --metric planted.total_s --rounds 3 --seed 5 -j 2)
   (cd "$fx" && git checkout -q main)

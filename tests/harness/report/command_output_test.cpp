@@ -1,12 +1,13 @@
 // The results of run, compare, matrix and show rendered: an analysed comparison in, the exact
 // terminal verdict row and the --json contract (design §9) out; the command's own lines and keys
-// beside them; a matrix's notes, design and effects; a stored verdict as `show` prints it.
+// beside them; a matrix's notes, design and effects; a stored verdict as `show` prints it; alerts.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "harness/report/alerts.hpp"
 #include "harness/report/comparison_output.hpp"
 #include "harness/report/matrix_output.hpp"
 #include "harness/report/show_output.hpp"
@@ -133,6 +134,29 @@ TEST(command_output, a_stored_verdict_as_show_prints_it) {
   v.ci_high.reset();
   v.verdict = db::verdict_kind::inconclusive;
   EXPECT_EQ(stored_verdict_text(v), "  verdict SLOW             planted.total_s                    n=10  ratio — [—, —] INCONCLUSIVE\n");
+}
+
+TEST(command_output, alerts_list_their_metrics_and_last_triage) {
+  db::alert_record a;
+  a.id = 3;
+  a.source = db::alert_source::pr;
+  a.subject = "slow";
+  a.benchmark = "planted";
+  a.change = "b..h";
+  a.state = db::alert_state::acknowledged;
+  a.metrics = {{"planted.total_s", 2.5, 2.0, 3.0, std::nullopt, std::nullopt, 1}};
+  a.events = {{{}, std::nullopt, db::alert_state::new_, "opened"}, {{}, db::alert_state::new_, db::alert_state::acknowledged, "seen"}};
+  EXPECT_EQ(render(alert_list{{a}, "open"}, format::terminal),
+            "#3 [acknowledged] pr slow · planted · change b..h · opened 1970-01-01T00:00:00\n"
+            "    planted.total_s              2.500× [2.000, 3.000]  seen 1×\n"
+            "    last: acknowledged — seen\n");
+  EXPECT_EQ(render(alert_list{{}, "open"}, format::terminal), "no open alerts (--all lists the closed ones too)\n");
+  EXPECT_EQ(render(alert_list{{}, "new"}, format::terminal), "no new alerts\n");
+  const auto j = nlohmann::json::parse(render(alert_list{{a}, "open"}, format::json));
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0], alert_json(a));
+  EXPECT_EQ(render(alert_triaged{a}, format::terminal), "alert #3 is now acknowledged\n");
+  EXPECT_EQ(nlohmann::json::parse(render(alert_triaged{a}, format::json)), alert_json(a));
 }
 
 }  // namespace
