@@ -139,7 +139,7 @@ mask() {
       -e 's/"pid": [0-9]+/"pid": N/g; s/"host": "[^"]*"/"host": "HOST"/g' \
       "$f"
     case "$(basename "$f")" in
-      run-planted.* | show-planted.* | pr.* | pr-comment.md | check.* | alerts-planted.*)
+      run-planted.* | show-planted.* | pr.* | pr-comment.md | check.* | alerts-planted*)
         # Timings, and the notes and column widths that follow from them.
         sed -E -i -e '/note/d' -e 's/[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/N/g' -e 's/ +/ /g' "$f" ;;
     esac
@@ -152,11 +152,11 @@ mask "$work/old" "$old"
 mask "$work/new" "$new"
 # The measured outputs move with the machine's noise (a verdict at 3 rounds, whether a rerun
 # confirms): shown for reading, not counted.
-measured='run-planted.*|show-planted.*|pr.*|pr-comment.md|check.*|alerts-planted.*'
+measured='run-planted.*|show-planted.*|pr.*|pr-comment.md|check.*|alerts-planted*'
 for side in old new; do
   mkdir -p "$work/$side/measured"
   for f in "$work/$side"/out/*; do
-    case "$(basename "$f")" in run-planted.* | show-planted.* | pr.* | pr-comment.md | check.* | alerts-planted.*) mv "$f" "$work/$side/measured/" ;; esac
+    case "$(basename "$f")" in run-planted.* | show-planted.* | pr.* | pr-comment.md | check.* | alerts-planted*) mv "$f" "$work/$side/measured/" ;; esac
   done
 done
 echo "== measured outputs ($measured; numbers masked, timings differ run to run — read, not counted)"
