@@ -13,7 +13,7 @@
 #include "db/error.hpp"
 #include "harness/bundle/bundle_plan.hpp"
 #include "harness/bundle/host_check.hpp"
-#include "harness/experiment/comparison_output.hpp"
+#include "harness/report/comparison_output.hpp"
 #include "harness/experiment/experiment.hpp"
 
 namespace abtest::bundle {
@@ -87,8 +87,8 @@ int measure_bundle(const runner_options& o, const bundle_plan& bp, const host_ch
   const execution e = execute(store, m, plan, id, source, samples, ctx);
 
   const int rounds_done = rounds_recorded(samples);
-  report_input in{id, plan, e.analysis, nullptr, rounds_done, e.schedule.stopped_early, e.schedule.interrupted};
-  if (!o.quiet) fmt::print("{}", terminal_report(in));
+  report::comparison_result in{id, plan, e.analysis, nullptr, rounds_done, e.schedule.stopped_early, e.schedule.interrupted};
+  if (!o.quiet) fmt::print("{}", report::terminal_report(in));
   if (e.schedule.interrupted) {
     fmt::print(stderr, "partial: {} of {} rounds measured into {} — run again with the same --out to resume\n", rounds_done,
                plan.rounds, (o.out / "results.db").string());

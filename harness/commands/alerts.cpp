@@ -1,12 +1,8 @@
 // `abtest alerts`: the confirmed regressions in the store, grouped by change, and their triage —
 // `abtest alerts ack|expect|invalid ID --note TEXT` (design §9.1).
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-
-#include <iostream>
 
 #include "db/error.hpp"
-#include "db/time_text.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/report/alerts.hpp"
@@ -21,15 +17,6 @@ struct alerts_flags {
   std::string note;
 };
 
-void print(const db::alert_record& a) {
-  fmt::print("#{} [{}] {} {} · {} · change {} · opened {}\n", a.id, db::to_string(a.state), db::to_string(a.source),
-             a.subject, a.benchmark, a.change, db::format_utc(a.opened_at).substr(0, 19));
-  for (const auto& m : a.metrics)
-    fmt::print("    {:<28} {:.3f}×{}  seen {}×\n", m.metric, m.ratio,
-               m.ci_low && m.ci_high ? fmt::format(" [{:.3f}, {:.3f}]", *m.ci_low, *m.ci_high) : "", m.sightings);
-  if (a.events.size() > 1) fmt::print("    last: {} — {}\n", db::to_string(a.events.back().to), a.events.back().note);
-}
-
 int list(const alerts_flags& f, const global_options& g) {
   std::optional<db::alert_state> state;
   if (!f.state.empty()) {
@@ -40,17 +27,8 @@ int list(const alerts_flags& f, const global_options& g) {
     }
   }
   auto store = open_store_read_only(db_path(g, nullptr));
-  const auto alerts = store.list_alerts(state, !state && !f.all);
-  if (g.json) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& a : alerts) out.push_back(report::alert_json(a));
-    std::cout << out.dump(2) << "\n";
-  } else if (!g.quiet) {
-    if (alerts.empty())
-      fmt::print("no {} alerts{}\n", state ? db::to_string(*state) : f.all ? "" : "open",
-                 state || f.all ? "" : " (--all lists the closed ones too)");
-    for (const auto& a : alerts) print(a);
-  }
+  auto alerts = store.list_alerts(state, !state && !f.all);
+  print_result(g, report::alert_list{std::move(alerts), state ? std::string(db::to_string(*state)) : f.all ? "" : "open"});
   return 0;
 }
 
@@ -63,8 +41,7 @@ int triage(db::alert_state to, const alerts_flags& f, const global_options& g) {
     throw usage_error(fmt::format("{} — `abtest alerts --all` lists the alerts and their states", e.message()));
   }
   const auto a = store.find_alert(f.id);
-  if (g.json) std::cout << report::alert_json(*a).dump(2) << "\n";
-  else if (!g.quiet) fmt::print("alert #{} is now {}\n", f.id, db::to_string(to));
+  print_result(g, report::alert_triaged{*a});
   return 0;
 }
 

@@ -18,7 +18,6 @@
 #include "harness/core/analysis.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/variant.hpp"
-#include "harness/counts/mechanism_format.hpp"
 #include "harness/experiment/bisect_progress.hpp"
 #include "harness/experiment/counts_screen.hpp"
 #include "harness/experiment/experiment.hpp"
@@ -26,6 +25,7 @@
 #include "harness/experiment/search_parent.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/experiment/unit_costs.hpp"
+#include "harness/report/bisect_output.hpp"
 #include "harness/search/toggle_bisect.hpp"
 
 namespace abtest::cli {
@@ -41,7 +41,7 @@ void apply_evidence(const bisect_flags& f, bool simulated, int warmups, oracle_s
 
 namespace {
 
-std::string term_name(const std::vector<std::string>& toggles) { return fmt::format("{}", fmt::join(toggles, "*")); }
+using report::term_name;
 
 // --- resolve ---------------------------------------------------------------------------------
 
@@ -133,26 +133,17 @@ search::bisect_report run_search(const toggle_request& q, experiment_oracle& ora
 
 // design §9: culprits push the way of the verdict, offsets pull the other way (a speed-up is never
 // the culprit of a slowdown); candidates the confirmation A/Bs did not support are `rejected`.
-struct toggle_outcome {
-  std::string experiment, metric;
-  search::bisect_report r;
-  search::attribution split;
-  int worse = 1;            // the sign of ln ratio that makes the metric worse
-  bool regression = false;  // the overall verdict, or a supported term, makes the metric worse
-  std::vector<std::string> notes;
-  double wall_s = 0;
-  std::string wall_basis = "measured";  // or "modeled" (--simulate: runs and builds at the unit costs)
-  search::unit_costs costs;             // what the plan was priced with, before anything was built
-  search::unit_costs priced_with;       // what the search and the full factorial were priced with, after
-  counts_screen screen;  // --counts: the mechanism blocks of the culprits' toggles
-  std::string stopped;   // "" (finished), "interrupted" (Ctrl-C) or "budget" (--budget-s)
-};
+using toggle_outcome = report::bisect_result;
 
 // `better`: the metric's declared or inferred direction (metric_direction), which decides culprit
 // against offset.
 toggle_outcome attribute(std::string parent, const std::string& metric, search::bisect_report r, std::vector<std::string> notes,
                          stats::better better) {
-  toggle_outcome o{std::move(parent), metric, std::move(r), {}, 1, false, std::move(notes), 0, "measured", {}, {}, {}, ""};
+  toggle_outcome o;
+  o.experiment = std::move(parent);
+  o.metric = metric;
+  o.r = std::move(r);
+  o.notes = std::move(notes);
   o.split = search::split_by_direction(o.r, better);
   // A supported term that makes the metric worse (a time rise, a rate fall) is a regression, whichever
   // list it is in: inside an overall speed-up it is an offset, and still worth exit 1.
@@ -168,18 +159,6 @@ toggle_outcome attribute(std::string parent, const std::string& metric, search::
                                   fmt::join(terms, ", ")));
   }
   return o;
-}
-
-// "stopped by Ctrl-C after 412 s: undecided NO_INLINE 1.0400 (CI 0.9900–1.0900)" — a stopped
-// search's last word.
-std::string stopped_text(const toggle_outcome& o) {
-  std::string out = fmt::format("stopped by {} after {:.0f} s", o.stopped == "budget" ? "--budget-s" : "Ctrl-C", o.wall_s);
-  if (o.r.undecided.empty()) return out + ": nothing left undecided";
-  std::vector<std::string> terms;
-  for (const auto& c : o.r.undecided)
-    terms.push_back(fmt::format("{} {:.4f} (CI {:.4f}–{:.4f})", term_name(c.toggles), std::exp(c.effect), std::exp(c.ci_low),
-                                std::exp(c.ci_high)));
-  return out + fmt::format(": undecided {}", fmt::join(terms, ", "));
 }
 
 // The search's results in the database: the overall comparison as the parent's verdict row (to vs
@@ -204,102 +183,23 @@ void store_outcome(db::results_store& store, const toggle_outcome& o, double sea
     step.step = static_cast<int>(store.list_bisect_steps(o.experiment).size());
     step.from_variant = o.r.from_key;
     step.to_variant = o.r.to_key;
-    step.note = stopped_text(o);
+    step.note = report::stopped_text(o);
     store.insert_bisect_step(step);
   }
   store.set_experiment_status(o.experiment, db::experiment_status::complete, std::chrono::system_clock::now());
 }
 
-// --- report ----------------------------------------------------------------------------------
-
-nlohmann::json terms_json(const std::vector<search::culprit>& list, const counts_screen& screen) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& c : list) {
-    nlohmann::json j = {{"toggles", c.toggles}, {"effect", c.effect}, {"ci_low", c.ci_low}, {"ci_high", c.ci_high},
-                        {"ratio", std::exp(c.effect)}};
-    if (c.confirmed) j["confirmed"] = *c.confirmed;
-    if (!c.support.empty()) j["support"] = c.support;
-    if (!screen.experiment.empty()) {
-      j["mechanisms"] = nlohmann::json::array();
-      for (const auto* block : term_blocks(c, screen)) j["mechanisms"].push_back(counts::to_json(*block));
-    }
-    out.push_back(std::move(j));
-  }
-  return out;
-}
-
-nlohmann::json to_json(const toggle_outcome& o) {
-  return {{"experiment", o.experiment},
-          {"from", o.r.from_key},
-          {"to", o.r.to_key},
-          {"metric", o.metric},
-          {"better", o.worse > 0 ? "lower" : "higher"},
-          {"verdict", stats::to_string(o.r.overall.verdict)},
-          {"ratio", o.r.overall.estimate.ratio()},
-          {"culprits", terms_json(o.split.culprits, o.screen)},
-          {"offsets", terms_json(o.split.offsets, o.screen)},
-          {"rejected", terms_json(o.split.rejected, o.screen)},
-          {"undecided", terms_json(o.r.undecided, o.screen)},
-          {"stopped", o.stopped.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.stopped)},
-          {"run_seconds", o.r.run_seconds},
-          {"counts_screen", o.screen.experiment.empty() ? nlohmann::json(nullptr)
-                                                        : nlohmann::json{{"experiment", o.screen.experiment},
-                                                                         {"not_timed", o.screen.not_timed}}},
-          {"skipped", o.r.skipped},
-          {"runs", o.r.runs},
-          {"builds", o.r.builds},
-          {"full_factorial", price_json(o.r.full_factorial)},
-          {"half_width", o.r.half_width},
-          {"plan", plan_json(o.r.plan, o.costs)},
-          {"full_matrix_runs", o.r.full_matrix_runs},
-          {"comparisons", o.r.comparisons},
-          {"method", o.r.method},
-          {"wall_s", o.wall_s},
-          {"wall_basis", o.wall_basis},
-          {"priced_wall_s", o.r.used.wall_s},
-          {"priced_with", {{"build_s", o.priced_with.build_s}, {"run_s", o.priced_with.run_s}, {"basis", o.priced_with.basis}}},
-          {"notes", o.notes}};
-}
-
-std::string to_text(const toggle_outcome& o) {
-  const auto& r = o.r;
-  const stats::better better = o.worse > 0 ? stats::better::lower : stats::better::higher;
-  std::string out;
-  for (const auto& n : o.notes) out += fmt::format("note: {}\n", n);
-  out += fmt::format("{} vs {} on {}: {} (ratio {:.4f}, 95% CI {:.4f}–{:.4f})\n", r.to_key, r.from_key, o.metric,
-                     stats::verdict_label(o.metric, r.overall.verdict, better), r.overall.estimate.ratio(), r.overall.estimate.ratio_low(),
-                     r.overall.estimate.ratio_high());
-  const auto& ff = r.full_factorial;
-  out += fmt::format("method: {}; {} comparisons, {} runs, {} builds, {:.0f} s {} (~{:.0f} s at the unit costs)\n", r.method,
-                     r.comparisons, r.runs, r.builds, o.wall_s, o.wall_basis, r.used.wall_s);
-  out += fmt::format("a full factorial to the same precision (95% CI ±{:.4f} on the culprits): {} runs, {} builds, ~{:.0f} s"
-                     " — the search cost {:.2f}x its runs, {:.2f}x its wall (both at the unit costs)\n",
-                     r.half_width, ff.runs, ff.builds, ff.wall_s, ff.runs ? static_cast<double>(r.runs) / static_cast<double>(ff.runs) : 0.0,
-                     ff.wall_s > 0 ? r.used.wall_s / ff.wall_s : 0.0);
-  if (o.split.culprits.empty()) out += "no culprit\n";
-  const auto mechanisms = [&](const search::culprit& c) {
-    std::string text;
-    for (const auto* block : term_blocks(c, o.screen)) text += "  " + counts::format_terminal(*block, {.indent = "    "});
-    return text;
-  };
-  for (const auto& c : o.split.culprits)
-    out += fmt::format("culprit {:<24} ratio {:.4f} (CI {:.4f}–{:.4f})\n", term_name(c.toggles), std::exp(c.effect), std::exp(c.ci_low),
-                       std::exp(c.ci_high)) +
-           mechanisms(c);
-  for (const auto& c : o.split.offsets)
-    out += fmt::format("offset  {:<24} ratio {:.4f} (CI {:.4f}–{:.4f}) — pulls the other way ({})\n", term_name(c.toggles),
-                       std::exp(c.effect), std::exp(c.ci_low), std::exp(c.ci_high),
-                       stats::verdict_label(o.metric, c.effect * o.worse > 0 ? stats::verdict::slower : stats::verdict::faster, better)) +
-           mechanisms(c);
-  for (const auto& c : o.split.rejected)
-    out += fmt::format("candidate {:<22} ratio {:.4f} — {} did not support it\n", term_name(c.toggles), std::exp(c.effect),
-                       c.support == "four cells" ? "a measurement of its four cells" : "the confirmation A/Bs");
-  for (const auto& c : r.undecided)
-    out += fmt::format("undecided: {} {:.2f}× [{:.2f}, {:.2f}]\n", term_name(c.toggles), std::exp(c.effect), std::exp(c.ci_low),
-                       std::exp(c.ci_high));
-  if (!o.stopped.empty()) out += stopped_text(o) + " — culprits and offsets above are the terms it had decided\n";
-  if (!r.skipped.empty()) out += fmt::format("skipped: {}\n", fmt::join(r.skipped, ", "));
-  return out;
+// The counts screen's part of the result: its experiment, the toggles it left untimed (listed apart
+// from the skipped ones), and each term's mechanism block where one was counted.
+void add_screen(toggle_outcome& o, const counts_screen& screen) {
+  o.screen_experiment = screen.experiment;
+  o.not_timed = screen.not_timed;
+  std::erase_if(o.r.skipped, [&](const std::string& t) {
+    return std::find(screen.not_timed.begin(), screen.not_timed.end(), t) != screen.not_timed.end();
+  });
+  for (const auto* list : {&o.split.culprits, &o.split.offsets, &o.split.rejected, &o.r.undecided})
+    for (const auto& c : *list)
+      for (const auto* block : term_blocks(c, screen)) o.mechanisms.emplace(term_name(c.toggles), *block);
 }
 
 // The plan and its price, on stderr before anything is built (the search re-plans with the noise its
@@ -311,7 +211,7 @@ search_shape announce_plan(const toggle_request& q, const search::unit_costs& co
   const auto k = static_cast<int>(search::differing_factors(search_toggles(q.m), q.from.levels, q.to.levels, exclude).size());
   if (k == 0) return search_shape::factorial;
   const search::search_plan plan = plan_or_usage_error(k, costs, design, q.mm.rounds);
-  if (!g.quiet && !g.json) fmt::print(stderr, "{}\n  priced with: {}\n", plan_text(plan), costs.basis);
+  if (!g.quiet && !g.json) fmt::print(stderr, "{}\n  priced with: {}\n", report::plan_text(plan), costs.basis);
   return plan.chosen.design == search::design_choice::group ? search_shape::group : search_shape::factorial;
 }
 
@@ -347,12 +247,9 @@ void reprice(search::bisect_report& r, const counts_screen& screen, int layouts,
 }
 
 // The outcome's screen, prices, wall and how it stopped.
-void complete_outcome(toggle_outcome& o, counts_screen screen, const search::unit_costs& costs, const search::unit_costs& after,
-                      bool interrupted, double wall_s, bool simulated) {
-  o.screen = std::move(screen);
-  std::erase_if(o.r.skipped, [&](const std::string& t) {  // the screen's are listed apart, as not timed
-    return std::find(o.screen.not_timed.begin(), o.screen.not_timed.end(), t) != o.screen.not_timed.end();
-  });
+void complete_outcome(toggle_outcome& o, const counts_screen& screen, const search::unit_costs& costs,
+                      const search::unit_costs& after, bool interrupted, double wall_s, bool simulated) {
+  add_screen(o, screen);
   o.costs = costs;
   o.priced_with = after;
   o.wall_s = wall_s;
@@ -401,10 +298,9 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes, metric_direction(q.m, s.metric));
   if (s.counts) count_interactions(store, screen_of(q, space.from), std::ref(arms), counter_of(oracle), o.split, screen);
   for (const auto& n : oracle.notes()) o.notes.push_back(n);
-  complete_outcome(o, std::move(screen), costs, after, oracle.interrupted(), seconds_since(t0), q.scenario.has_value());
+  complete_outcome(o, screen, costs, after, oracle.interrupted(), seconds_since(t0), q.scenario.has_value());
   store_outcome(store, o, space.opts.search_margin);
-  if (g.json) std::cout << to_json(o).dump(2) << "\n";
-  else if (!g.quiet) fmt::print("{}", to_text(o));
+  print_result(g, o);
   return o.regression ? static_cast<int>(exit_code::regression) : 0;
 }
 

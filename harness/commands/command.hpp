@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "db/results_store.hpp"
 #include "harness/core/manifest.hpp"
 #include "harness/experiment/context.hpp"
+#include "harness/report/render.hpp"
 
 namespace abtest::cli {
 
@@ -66,5 +68,13 @@ bool owner_died(const db::experiment_record& e, const std::string& this_host);
 // one rewritten line on a terminal and plain milestone lines elsewhere (progress_printer); with
 // --json only the warnings (notes) and -v's build output; with -q nothing.
 experiment_context context_for(const global_options& g);
+
+// How every command ends (design §9): its result rendered by report/ as --json asks, else for the
+// terminal; nothing with -q.
+template <class Result>
+void print_result(const global_options& g, const Result& result) {
+  if (g.json) std::cout << render(result, report::format::json);  // found by ADL in report::
+  else if (!g.quiet) std::cout << render(result, report::format::terminal);
+}
 
 }  // namespace abtest::cli

@@ -6,7 +6,7 @@
 
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
-#include "harness/experiment/comparison_output.hpp"
+#include "harness/report/comparison_output.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/unpaired_comparison.hpp"
@@ -37,11 +37,10 @@ int one(db::results_store& store, const compare_flags& f, const global_options& 
     reference = compare_to_reference(m, plan, samples);
   }
   const int rounds = rounds_recorded(samples);
-  report_input in{e.id, plan, analysis, reference ? &*reference : nullptr, rounds, false,
+  report::comparison_result in{e.id, plan, analysis, reference ? &*reference : nullptr, rounds, false,
                   e.status != db::experiment_status::complete};
   if (!counts.empty()) in.counts = &counts;
-  if (g.json) std::cout << json_report(in).dump(2) << "\n";
-  else if (!g.quiet) fmt::print("{}", terminal_report(in));
+  print_result(g, in);
   return exit_code_for(analysis, f.fail_on_regression);
 }
 
@@ -50,25 +49,8 @@ int two(db::results_store& store, const compare_flags& f, const global_options& 
   const auto b = experiment_or_latest(store, f.experiments[1]);
   const unpaired_comparison c =
       compare_unpaired(store, a, b, f.variant, f.margin_pct >= 0 ? std::optional(f.margin_pct / 100) : std::nullopt);
-  const std::string& key = c.variant;
   const analysis_result& analysis = c.analysis;
-  report::experiment_result result{b.id, a.id, {}};
-  for (const auto& r : analysis.rows) result.verdicts.push_back(to_record(r, b.id));
-  if (g.json) {
-    auto j = report::to_json(result);
-    j["variant"] = key;
-    j["paired"] = false;
-    std::cout << j.dump(2) << "\n";
-  } else if (!g.quiet) {
-    fmt::print("{} in {} (before) vs {} (after), unpaired (Welch on log values, Holm across the metrics)\n"
-               "  {:<34} {:>12} {:>12} {:>8}  {:<19} {}\n",
-               key, a.id, b.id, "metric", "before", "after", "ratio", "95% CI", "verdict");
-    for (const auto& r : analysis.rows)
-      fmt::print("  {:<34} {:>12} {:>12} {:>7.3f}×  {:<19} {}\n", r.metric, format_value(r.metric, r.baseline_median),
-                 format_value(r.metric, r.candidate_median), r.primary.ratio(),
-                 r.primary.has_ci ? fmt::format("[{:.3f}, {:.3f}]", r.primary.ratio_low(), r.primary.ratio_high()) : "—",
-                 verdict_label(r));
-  }
+  print_result(g, report::unpaired_result{c.variant, a.id, b.id, analysis});
   return f.fail_on_regression && analysis.any_slower() ? static_cast<int>(exit_code::regression) : 0;
 }
 

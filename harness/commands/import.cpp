@@ -7,7 +7,7 @@
 #include "db/error.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
-#include "harness/experiment/comparison_output.hpp"
+#include "harness/report/comparison_output.hpp"
 #include "harness/experiment/experiment.hpp"
 
 namespace abtest::cli {
@@ -43,17 +43,12 @@ int import_results(const std::string& from, const global_options& g) {
     const std::string what = partial ? fmt::format("partial: {} of {} rounds — run the bundle again with the same --out, then "
                                                    "import again", rounds, plan.rounds)
                                      : fmt::format("complete: {} rounds", rounds);
-    report_input in{id, plan, analysis, nullptr, rounds, false, partial};
-    if (g.json) {
-      auto j = json_report(in);
-      j["imported"] = {{"from", source.string()}, {"partial", partial}, {"samples_added", merged.samples_added},
-                       {"samples_present", merged.samples_present}};
-      std::cout << j.dump(2) << "\n";
-    } else if (!g.quiet) {
-      fmt::print("imported {} into {}: {} samples added, {} already here; {}\n", id, target.string(), merged.samples_added,
-                 merged.samples_present, what);
-      fmt::print("{}", terminal_report(in));
-    }
+    report::comparison_result in{id, plan, analysis, nullptr, rounds, false, partial};
+    in.lead = {fmt::format("imported {} into {}: {} samples added, {} already here; {}", id, target.string(), merged.samples_added,
+                           merged.samples_present, what)};
+    in.extra["imported"] = {{"from", source.string()}, {"partial", partial}, {"samples_added", merged.samples_added},
+                            {"samples_present", merged.samples_present}};
+    print_result(g, in);
     code = std::max(code, exit_code_for(analysis, false));
   }
   return code;

@@ -1,12 +1,7 @@
 // `abtest list`: the recorded experiments, newest first.
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
-#include <iostream>
-
-#include "db/time_text.hpp"
 #include "harness/commands/command.hpp"
 #include "harness/exec/host.hpp"
+#include "harness/report/show_output.hpp"
 
 namespace abtest::cli {
 
@@ -17,23 +12,14 @@ static const registrar list_command(60, [](CLI::App& app, global_options& g, act
   cmd->callback([limit, &g, &act] {
     act = [limit, &g] {
       auto store = open_store_read_only(db_path(g, nullptr));
-      const auto experiments = store.list_experiments(std::nullopt, *limit);
-      nlohmann::json out = nlohmann::json::array();
-      if (!g.json && !g.quiet) fmt::print("{:<28} {:<12} {:<11} {:<21} {}\n", "experiment", "kind", "status", "started", "arms");
       const std::string host = exec::collect_host_facts().hostname;
-      for (const auto& e : experiments) {
-        std::vector<std::string> arms;
-        for (const auto& a : e.arms) arms.push_back(a.variant);
-        const std::string started = db::format_utc(e.started_at);
-        // The file is opened read-only: a run whose process died is shown as the next writer will mark it.
-        const std::string status(owner_died(e, host) ? db::to_string(db::experiment_status::incomplete) : db::to_string(e.status));
-        out.push_back({{"experiment", e.id}, {"kind", db::to_string(e.kind)}, {"status", status},
-                       {"started_at", started}, {"arms", arms}, {"command_line", e.command_line}});
-        if (!g.json && !g.quiet)
-          fmt::print("{:<28} {:<12} {:<11} {:<21} {}\n", e.id, db::to_string(e.kind), status,
-                     started.substr(0, 19), fmt::join(arms, " vs "));
+      report::experiment_list list;
+      // The file is opened read-only: a run whose process died is shown as the next writer will mark it.
+      for (auto& e : store.list_experiments(std::nullopt, *limit)) {
+        std::string status(owner_died(e, host) ? db::to_string(db::experiment_status::incomplete) : db::to_string(e.status));
+        list.experiments.emplace_back(std::move(e), std::move(status));
       }
-      if (g.json) std::cout << out.dump(2) << "\n";
+      print_result(g, list);
       return 0;
     };
   });

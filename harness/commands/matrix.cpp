@@ -1,11 +1,9 @@
 // `abtest matrix`: every configuration of a design (full 2^k, resolution-V half fraction, one at a
 // time) as arms of one experiment in RMIT rounds; verdicts vs base and factorial effects (design §7).
-// Phases: resolve → build arms → measure → attribute → report, the last reading one outcome for the
-// terminal and for --json alike.
+// Phases: resolve → build arms → measure → attribute → render (report/matrix_output.hpp).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <iostream>
 #include <tuple>
 
 #include "harness/commands/bundle_flag.hpp"
@@ -14,13 +12,13 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/scheduler.hpp"
 #include "harness/core/variant.hpp"
-#include "harness/experiment/comparison_output.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/matrix_effects.hpp"
 #include "harness/experiment/oracle.hpp"
 #include "harness/experiment/request.hpp"
 #include "harness/experiment/simulation.hpp"
 #include "harness/experiment/worktree.hpp"
+#include "harness/report/matrix_output.hpp"
 #include "harness/search/design.hpp"
 #include "harness/search/factorial_search.hpp"
 #include "harness/search/sharded_effects.hpp"
@@ -193,59 +191,9 @@ design_effects attribute(const matrix_flags& f, matrix_request& q, const arm_set
 int matrix_analyze(const matrix_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, nullptr));
   const design_analysis a = analyze_design(store, f.experiments, f.group, f.metrics, f.measure.margin_pct / 100.0);
-  if (g.json) {
-    std::cout << nlohmann::json({{"experiments", a.experiments}, {"group", a.group}, {"design", a.design.json},
-                                 {"shards", {{"count", a.shards}, {"present", a.present}}}, {"effects", a.effects.json},
-                                 {"notes", a.notes}})
-                     .dump(2)
-              << "\n";
-  } else if (!g.quiet) {
-    fmt::print("design of {} configurations over {} experiment(s){}: {}\n", a.design.d.runs.size(), a.experiments.size(),
-               a.group.empty() ? "" : " of group " + a.group, fmt::join(a.experiments, ", "));
-    for (const auto& n : a.notes) fmt::print("note: {}\n", n);
-    fmt::print("{}\n", a.effects.tables);
-  }
+  print_result(g, report::design_analysis_result{a.experiments, a.group, a.design.json, a.design.d.runs.size(), a.shards,
+                                                a.present, a.effects.json, a.effects.tables, a.notes});
   return a.effects.json.empty() ? static_cast<int>(exit_code::bench_failed) : 0;
-}
-
-// --- report: what the terminal and --json both show -------------------------------------------
-
-struct matrix_outcome {
-  std::string kind, group, canary;
-  int shard = 0, shards = 1;
-  nlohmann::json design, skipped;
-  const arm_set_result& r;
-  analysis_result analysis;  // r's, with a frozen canary's digest mismatch forgiven
-  design_effects effects;
-  std::vector<std::string> notes;
-  int rounds_done = 0;
-  std::vector<db::counts_record> counts;  // --counts: the configurations' Valgrind counts
-
-  report_input verdicts() const {
-    report_input in{r.experiment_id, r.plan, analysis, nullptr, rounds_done, false, false};
-    if (!counts.empty()) in.counts = &counts;
-    return in;
-  }
-};
-
-nlohmann::json to_json(const matrix_outcome& o) {
-  auto j = json_report(o.verdicts());
-  j["kind"] = o.kind;
-  j["design"] = o.design;
-  j["shard"] = {{"index", o.shard}, {"count", o.shards}};
-  j["group"] = o.group;
-  j["canary"] = o.canary;
-  j["skipped"] = o.skipped;
-  j["effects"] = o.effects.json;
-  j["runs"] = o.r.runs;
-  j["notes"] = o.notes;
-  return j;
-}
-
-std::string to_text(const matrix_outcome& o) {
-  std::string out;
-  for (const auto& n : o.notes) out += n.rfind("warning: ", 0) == 0 ? n + "\n" : fmt::format("note: {}\n", n);
-  return out + terminal_report(o.verdicts()) + o.effects.tables + "\n";
 }
 
 // The experiment `oracle.run_arms` would run, for --bundle to write instead: the oracle's plan
@@ -313,16 +261,17 @@ int matrix(const matrix_flags& f, const global_options& g) {
                q.shards > 1 ? fmt::format(" (shard {}/{})", q.shard, q.shards) : "", built.has_canary ? " + canary" : "", q.mm.rounds);
   const arm_set_result r = oracle.run_arms(built.arms, q.mm.rounds, s.kind, extra);
 
-  matrix_outcome o{s.kind, f.group, f.canary, q.shard, q.shards, q.design.json, built.skipped, r, r.analysis, attribute(f, q, r), {}, 0, {}};
-  if (s.counts) o.counts = store.list_counts(r.experiment_id);
+  const design_effects effects = attribute(f, q, r);
+  store.replace_effects(r.experiment_id, effects.records);
   for (const auto& n : oracle.notes()) q.notes.push_back(n);
-  store.replace_effects(r.experiment_id, o.effects.records);
-  if (built.has_canary) forgive_canary_digest(o.analysis, q.notes);
-  o.notes = q.notes;
-  o.rounds_done = rounds_recorded(r.samples);
-  if (g.json) std::cout << to_json(o).dump(2) << "\n";
-  else if (!g.quiet) fmt::print("{}", to_text(o));
-  return exit_code_for(o.analysis, false);
+  analysis_result analysis = r.analysis;
+  if (built.has_canary) forgive_canary_digest(analysis, q.notes);
+  const auto counts = s.counts ? store.list_counts(r.experiment_id) : std::vector<db::counts_record>{};
+  report::comparison_result verdicts{r.experiment_id, r.plan, analysis, nullptr, rounds_recorded(r.samples), false, false};
+  if (!counts.empty()) verdicts.counts = &counts;
+  print_result(g, report::matrix_result{verdicts, s.kind, f.group, f.canary, q.shard, q.shards, q.design.json, built.skipped,
+                                        effects.json, effects.tables, r.runs, q.notes});
+  return exit_code_for(analysis, false);
 }
 
 }  // namespace

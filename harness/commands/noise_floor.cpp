@@ -15,6 +15,7 @@
 #include "harness/experiment/oracle.hpp"
 #include "harness/experiment/request.hpp"
 #include "harness/experiment/simulation.hpp"
+#include "harness/report/noise_floor_output.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -73,30 +74,10 @@ int layouts_floor(const noise_flags& f, const global_options& g, const request_s
   const manifest& m = source.m;
   std::string id;
   const analysis_result analysis = measure_layouts(f, g, m, mm, v, store, source.scenario, id);
-  nlohmann::json rows = nlohmann::json::array();
-  std::string table = fmt::format("noise floor of {} over layouts ({} + {} seeded links of one build, {} rounds)\n",
-                                  v.key(m), f.layouts, f.layouts, mm.rounds);
-  table += fmt::format("  {:<36} {:>8} {:>19} {:>8} {:>10} {:>8}\n", "metric", "ratio", "95% CI", "floor", "layout sd",
-                       "run sd");
-  for (const metric_floor& mf : noise_floors(analysis, f.metrics, floor_source::layouts)) {
-    const verdict_row& row = *mf.row;
-    const double floor = mf.floor, layout_sd = mf.layout_sd;
-    rows.push_back({{"metric", row.metric}, {"n", row.n}, {"ratio", row.primary.ratio()}, {"ci_low", row.primary.ratio_low()},
-                    {"ci_high", row.primary.ratio_high()}, {"floor", floor}, {"layout_sd", layout_sd},
-                    {"within_sd", row.layouts->within_sd}, {"layout_share", row.layouts->share},
-                    {"verdict", stats::to_string(row.verdict)}});
-    table += fmt::format("  {:<36} {:>8.4f} {:>8.4f}–{:<10.4f} {:>7.2f}% {:>9.2f}% {:>7.2f}%\n", row.metric,
-                         row.primary.ratio(), row.primary.ratio_low(), row.primary.ratio_high(), 100 * floor,
-                         100 * layout_sd, 100 * row.layouts->within_sd);
-  }
-  if (g.json) {
-    std::cout << nlohmann::json({{"experiment", id}, {"variant", v.key(m)}, {"layouts", f.layouts}, {"rounds", mm.rounds},
-                                 {"floors", rows}})
-                     .dump(2)
-              << "\n";
-  } else if (!g.quiet) {
-    fmt::print("experiment {}\n{}", id, table);
-  }
+  report::noise_floor_result out{id, v.key(m), mm.rounds, f.layouts, {}, {}, ""};
+  for (const metric_floor& mf : noise_floors(analysis, f.metrics, floor_source::layouts))
+    out.floors.push_back({mf.row, mf.floor, mf.layout_sd});
+  print_result(g, out);
   return exit_code_for(analysis, false);
 }
 
@@ -155,27 +136,9 @@ int rebuild_floor(const noise_flags& f, const global_options& g, const request_s
   const arm_set_result r = oracle.run_arms({a, b}, mm.rounds, s.kind, {{"layout", f.layout}});
   const analysis_result& analysis = r.analysis;
 
-  nlohmann::json rows = nlohmann::json::array();
-  std::string table = fmt::format("noise floor of {} (A/A′, {} rounds, layout {})\n", a.key, mm.rounds,
-                                  fmt::join(f.layout, " "));
-  table += fmt::format("  {:<36} {:>8} {:>19} {:>8}\n", "metric", "ratio", "95% CI", "floor");
-  for (const metric_floor& mf : noise_floors(analysis, f.metrics, floor_source::rebuild)) {
-    const verdict_row& row = *mf.row;
-    const double floor = mf.floor;
-    rows.push_back({{"metric", row.metric}, {"n", row.n}, {"ratio", row.primary.ratio()}, {"ci_low", row.primary.ratio_low()},
-                    {"ci_high", row.primary.ratio_high()}, {"floor", floor}, {"verdict", stats::to_string(row.verdict)}});
-    table += fmt::format("  {:<36} {:>8.4f} {:>8.4f}–{:<10.4f} {:>7.2f}%\n", row.metric, row.primary.ratio(), row.primary.ratio_low(),
-                         row.primary.ratio_high(), 100 * floor);
-  }
-  if (g.json) {
-    std::cout << nlohmann::json({{"experiment", r.experiment_id}, {"variant", a.key}, {"layout", f.layout}, {"rounds", mm.rounds},
-                                 {"floors", rows}, {"note", note}})
-                     .dump(2)
-              << "\n";
-  } else if (!g.quiet) {
-    if (!note.empty()) fmt::print("note: {}\n", note);
-    fmt::print("experiment {}\n{}", r.experiment_id, table);
-  }
+  report::noise_floor_result out{r.experiment_id, a.key, mm.rounds, 0, f.layout, {}, note};
+  for (const metric_floor& mf : noise_floors(analysis, f.metrics, floor_source::rebuild)) out.floors.push_back({mf.row, mf.floor, 0});
+  print_result(g, out);
   return exit_code_for(analysis, false);
 }
 

@@ -359,16 +359,10 @@ int run_pr_gate(const pr_flags& f, const global_options& g) {
   rep.exit_code = gate::policy_exit_code(rep.result, rep.policy);
   rep.wall_s = std::chrono::duration<double>(clock_type::now() - t0).count();
   const fs::path comment = f.comment.empty() ? m.state_dir() / "pr-comment.md" : fs::path(f.comment);
-  const std::string markdown = gate::markdown_comment(rep);
-  write_comment(comment, markdown);
-  if (g.json) {
-    auto j = gate::to_json(rep);
-    j["comment"] = comment.string();
-    std::cout << j.dump(2) << "\n";
-  } else if (!g.quiet) {
-    fmt::print("{}\n", markdown);
-    fmt::print(stderr, "comment written to {}\n", comment.string());
-  }
+  write_comment(comment, gate::render(rep, report::format::markdown));
+  rep.comment_file = comment.string();
+  print_result(g, rep);
+  if (!g.json && !g.quiet) fmt::print(stderr, "comment written to {}\n", comment.string());
   return rep.exit_code;
 }
 

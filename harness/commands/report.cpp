@@ -36,7 +36,7 @@ int write_report(const report_flags& f, const global_options& g) {
   if (fmt_kind == report::format::html && !report::gnuplot_available())
     fmt::print(stderr, "warning: gnuplot is not installed, the HTML report has tables but no plots — "
                        "`apt-get install gnuplot-nox` (scripts/setup.sh)\n");
-  const auto text = report::make_exporter(fmt_kind)->render(data);
+  const auto text = report::render(data, fmt_kind);
   if (f.output.empty() || f.output == "-") {
     std::cout << text;
     return 0;

@@ -15,7 +15,7 @@
 #include "harness/core/variant.hpp"
 #include "harness/exec/duet.hpp"
 #include "harness/exec/host.hpp"
-#include "harness/experiment/comparison_output.hpp"
+#include "harness/report/comparison_output.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/prepare_arms.hpp"
@@ -60,16 +60,11 @@ int finish(const manifest& m, const std::string& id, const run_plan& plan, const
   const analysis_result& analysis = done.analysis;
   const auto reference = compare_to_reference(m, plan, samples);
   const int rounds_done = rounds_recorded(samples);
-  report_input in{id, plan, analysis, &reference, rounds_done, sched.stopped_early, sched.interrupted};
+  report::comparison_result in{id, plan, analysis, &reference, rounds_done, sched.stopped_early, sched.interrupted};
   if (!done.counts.empty()) in.counts = &done.counts;
-  if (g.json) {
-    auto j = json_report(in);
-    j["notes"] = notes;
-    std::cout << j.dump(2) << "\n";
-  } else if (!g.quiet) {
-    for (const auto& n : notes) fmt::print("{}\n", n);
-    fmt::print("{}", terminal_report(in));
-  }
+  in.lead = notes;
+  in.extra["notes"] = notes;
+  print_result(g, in);
   if (sched.interrupted) {
     fmt::print(stderr, "abtest: interrupted — the experiment is incomplete; continue it with `abtest run --resume {}`\n", id);
     return 130;

@@ -10,7 +10,7 @@
 #include "db/ids.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/exec/host.hpp"
-#include "harness/experiment/comparison_output.hpp"
+#include "harness/report/comparison_output.hpp"
 #include "harness/experiment/counts.hpp"
 #include "harness/experiment/progress.hpp"
 #include "harness/experiment/stop_signals.hpp"
@@ -87,7 +87,7 @@ schedule_result measure(db::results_store& store, const manifest& m, const run_p
 
 void conclude(db::results_store& store, const std::string& id, const analysis_result& analysis, bool interrupted) {
   std::vector<db::verdict_record> rows;
-  for (const auto& r : analysis.rows) rows.push_back(to_record(r, id));
+  for (const auto& r : analysis.rows) rows.push_back(report::to_record(r, id));
   store.replace_verdicts(id, rows);
   store.set_experiment_status(id, interrupted ? db::experiment_status::incomplete : db::experiment_status::complete,
                               std::chrono::system_clock::now());

@@ -1,5 +1,6 @@
 // The --json document of `abtest pr` (the contract in docs/design.md §9.2).
 #include <cmath>
+#include <stdexcept>
 
 #include "harness/gate/pr_report.hpp"
 #include "harness/report/metric_policy_text.hpp"
@@ -79,6 +80,20 @@ nlohmann::json to_json(const pr_report& r) {
           {"defaults_changed", to_json(r.flips)},
           {"attribution", r.attribution ? to_json(*r.attribution) : nlohmann::json(nullptr)},
           {"notes", r.notes}};
+}
+
+std::string render(const pr_report& r, report::format f) {
+  switch (f) {
+    case report::format::json: {
+      auto j = to_json(r);
+      j["comment"] = r.comment_file;
+      return j.dump(2) + "\n";
+    }
+    case report::format::markdown: return markdown_comment(r);
+    case report::format::terminal: return markdown_comment(r) + "\n";
+    case report::format::html: break;
+  }
+  throw std::invalid_argument("the pull-request gate has no HTML output — its comment is markdown");
 }
 
 }  // namespace abtest::gate

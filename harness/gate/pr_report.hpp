@@ -4,6 +4,7 @@
 //   gate::pr_report rep{.base = base_sha, .head = head_sha, .result = r, .policy = fail_on::regression};
 //   rep.exit_code = gate::policy_exit_code(r, rep.policy);
 //   write(comment_file, gate::markdown_comment(rep));
+//   std::cout << gate::render(rep, report::format::json);   // as every command's result (design §9.3)
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "harness/gate/attribution.hpp"
 #include "harness/gate/confirmation.hpp"
 #include "harness/gate/policy.hpp"
+#include "harness/report/exporter.hpp"
 
 namespace abtest::gate {
 
@@ -43,6 +45,7 @@ struct pr_report {
   std::vector<alert_ref> alerts_recorded;  // opened or joined by this run's confirmed regressions
   std::vector<alert_ref> alerts_touched;   // other open alerts of the measured metrics
   std::vector<std::string> notes;
+  std::string comment_file;  // where the markdown comment was written ("" before it is)
 };
 
 // One summary line: what the gate concluded, in words a reviewer reads first.
@@ -51,6 +54,11 @@ std::string summary_line(const pr_report& r);
 // the benchmarks not timed and why; collapsible details of how it measured.
 std::string markdown_comment(const pr_report& r);
 nlohmann::json to_json(const pr_report& r);
+// The gate's result through the one output interface (design §9.3): json — to_json with "comment",
+// the file written; markdown — the comment; terminal — the comment and a newline. Here and not in
+// report/ because report/ is below gate/ (gate reads report's policy texts). No HTML:
+// std::invalid_argument.
+std::string render(const pr_report& r, report::format f);
 // One metric's row of the --json document: verdict, n, medians, ratio and its CI (null bounds without one).
 nlohmann::json to_json(const metric_result& m);
 

@@ -1,7 +1,9 @@
-// Alerts in the reports and in `abtest alerts --json` (alerts.hpp).
+// Alerts in the reports and in `abtest alerts` (alerts.hpp).
 #include "harness/report/alerts.hpp"
 
 #include <fmt/format.h>
+
+#include <stdexcept>
 
 #include "db/time_text.hpp"
 
@@ -32,6 +34,40 @@ text_table alerts_table(const std::vector<db::alert_record>& alerts) {
                       a.subject, a.benchmark, a.change, metrics, db::format_utc(a.opened_at).substr(0, 10)});
   }
   return t;
+}
+
+namespace {
+
+std::string alert_text(const db::alert_record& a) {
+  std::string out = fmt::format("#{} [{}] {} {} · {} · change {} · opened {}\n", a.id, db::to_string(a.state), db::to_string(a.source),
+                                a.subject, a.benchmark, a.change, db::format_utc(a.opened_at).substr(0, 19));
+  for (const auto& m : a.metrics)
+    out += fmt::format("    {:<28} {:.3f}×{}  seen {}×\n", m.metric, m.ratio,
+                       m.ci_low && m.ci_high ? fmt::format(" [{:.3f}, {:.3f}]", *m.ci_low, *m.ci_high) : "", m.sightings);
+  if (a.events.size() > 1) out += fmt::format("    last: {} — {}\n", db::to_string(a.events.back().to), a.events.back().note);
+  return out;
+}
+
+}  // namespace
+
+std::string render(const alert_list& l, format f) {
+  if (f == format::json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& a : l.alerts) out.push_back(alert_json(a));
+    return out.dump(2) + "\n";
+  }
+  if (f != format::terminal) throw std::invalid_argument("alerts has no markdown or HTML output of its own — `abtest report --nightly` lists them");
+  if (l.alerts.empty())
+    return fmt::format("no {} alerts{}\n", l.which, l.which == "open" ? " (--all lists the closed ones too)" : "");
+  std::string out;
+  for (const auto& a : l.alerts) out += alert_text(a);
+  return out;
+}
+
+std::string render(const alert_triaged& t, format f) {
+  if (f == format::json) return alert_json(t.alert).dump(2) + "\n";
+  if (f != format::terminal) throw std::invalid_argument("a triage has no markdown or HTML output");
+  return fmt::format("alert #{} is now {}\n", t.alert.id, db::to_string(t.alert.state));
 }
 
 }  // namespace abtest::report

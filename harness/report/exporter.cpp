@@ -9,6 +9,7 @@
 #include "harness/report/json_exporter.hpp"
 #include "harness/report/markdown_exporter.hpp"
 #include "harness/report/metric_policy_text.hpp"
+#include "harness/report/render.hpp"
 #include "harness/stats/verdict.hpp"
 
 namespace abtest::report {
@@ -22,12 +23,15 @@ format parse_format(std::string_view text) {
 
 std::unique_ptr<exporter> make_exporter(format f) {
   switch (f) {
-    case format::markdown: return std::make_unique<markdown_exporter>();
+    case format::markdown:
+    case format::terminal: return std::make_unique<markdown_exporter>();
     case format::json: return std::make_unique<json_exporter>();
     case format::html: return std::make_unique<html_exporter>();
   }
   throw std::invalid_argument("unknown report format");
 }
+
+std::string render(const report_data& r, format f) { return make_exporter(f)->render(r); }
 
 std::string format_number(const std::optional<double>& v) { return v ? fmt::format("{:.4g}", *v) : "—"; }
 

@@ -1,4 +1,5 @@
-// One exporter per report format behind one interface (markdown, json, html).
+// One exporter per report format behind one interface (markdown, json, html; the terminal reads the
+// markdown). Every other command's result is rendered through render.hpp's overloads in these formats.
 #pragma once
 
 #include <memory>
@@ -11,7 +12,8 @@
 
 namespace abtest::report {
 
-enum class format { markdown, json, html };
+// `terminal`: what a command prints without --json (for `abtest report`, the markdown).
+enum class format { markdown, json, html, terminal };
 
 // "md" | "markdown" | "json" | "html"; throws std::invalid_argument otherwise.
 format parse_format(std::string_view text);

@@ -6,12 +6,14 @@
 
 #include <cmath>
 
-#include "harness/experiment/comparison_output.hpp"
+#include "harness/report/comparison_output.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/report/mechanisms.hpp"
 
 namespace abtest {
 namespace {
+using report::to_record;
+using report::verdict_label;
 
 db::counts_record stored(int arm, std::map<std::string, counts::count> totals, std::string region = "run*") {
   db::counts_record r;

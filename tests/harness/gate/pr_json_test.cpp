@@ -1,6 +1,8 @@
 // Tests of `abtest pr --json`: the keys of the contract (docs/design.md §9.2) and their values.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "harness/gate/pr_report.hpp"
 #include "tests/harness/gate/gate_test_support.hpp"
 
@@ -35,6 +37,20 @@ TEST(pr_json, carries_the_contract) {
   EXPECT_EQ(j["regressions"], 0);
   EXPECT_EQ(j["first"]["experiment"], "e1");
   EXPECT_EQ(j["confirmation"]["seed"], 9);
+}
+
+TEST(pr_json, renders_through_the_one_output_interface) {
+  pr_report rep;
+  rep.base = "b";
+  rep.head = "h";
+  rep.result.benchmarks = {test::identical("synth")};
+  rep.comment_file = "/tmp/pr.md";
+  const auto j = nlohmann::json::parse(render(rep, report::format::json));
+  EXPECT_EQ(j["comment"], "/tmp/pr.md");
+  EXPECT_EQ(j["summary"], summary_line(rep));
+  EXPECT_EQ(render(rep, report::format::markdown), markdown_comment(rep));
+  EXPECT_EQ(render(rep, report::format::terminal), markdown_comment(rep) + "\n");
+  EXPECT_THROW(render(rep, report::format::html), std::invalid_argument);
 }
 
 TEST(pr_json, a_ci_without_bounds_is_null_not_infinity) {

@@ -1,5 +1,5 @@
-// Terminal tables and the --json document for run / compare.
-#include "harness/experiment/comparison_output.hpp"
+// Terminal tables and the --json document of an analysed experiment (run, compare, import, matrix).
+#include "harness/report/comparison_output.hpp"
 
 #include <fmt/format.h>
 
@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 #include "harness/counts/mechanism_format.hpp"
 #include "harness/sample/sample.hpp"
@@ -16,7 +17,7 @@
 #include "harness/report/metric_value.hpp"
 #include "harness/report/verdict_json.hpp"
 
-namespace abtest {
+namespace abtest::report {
 namespace {
 
 // Order within a benchmark: its total first, the phases under it, process metrics, then counts.
@@ -34,14 +35,14 @@ std::vector<std::string> arm_keys(const run_plan& plan) {
   return keys;
 }
 
-std::vector<db::verdict_record> records_of(const report_input& in) {
+std::vector<db::verdict_record> records_of(const comparison_result& in) {
   std::vector<db::verdict_record> rows;
   for (const auto& r : in.analysis.rows) rows.push_back(to_record(r, in.experiment_id));
   return rows;
 }
 
 // What was counted per benchmark, the failures, then a mechanism block per moved timing.
-std::string counts_report(const report_input& in) {
+std::string counts_report(const comparison_result& in) {
   std::string out;
   std::map<std::string, std::string> described;
   for (const auto& c : *in.counts) {
@@ -59,8 +60,8 @@ std::string counts_report(const report_input& in) {
   for (const auto& c : *in.counts)
     if (c.error && c.arm_idx < static_cast<int>(in.plan.arms.size()))
       out += fmt::format("  {} of {}: FAILED — {}\n", c.benchmark, in.plan.arms[c.arm_idx].key, *c.error);
-  for (const auto& m : report::find_mechanisms(arm_keys(in.plan), records_of(in), *in.counts))
-    out += fmt::format("\n{} · {}: {}\n{}", m.benchmark, m.block.candidate_label, report::explained_verdicts(m),
+  for (const auto& m : find_mechanisms(arm_keys(in.plan), records_of(in), *in.counts))
+    out += fmt::format("\n{} · {}: {}\n{}", m.benchmark, m.block.candidate_label, explained_verdicts(m),
                        counts::format_terminal(m.block));
   return out;
 }
@@ -81,7 +82,44 @@ std::string verdict_label(const verdict_row& r) {
 
 std::string format_value(const std::string& metric, double value) { return report::format_metric_value(metric, value); }
 
-std::string terminal_report(const report_input& in) {
+std::string verdict_row_text(const std::string& name, const verdict_row& r, bool with_policy) {
+  const std::string ci = r.primary.has_ci ? fmt::format("[{:.3f}, {:.3f}]", r.primary.ratio_low(), r.primary.ratio_high()) : "—";
+  return fmt::format("  {:<34} {:>12} {:>12} {:>7.3f}×  {:<19} {}\n", name, format_value(r.metric, r.baseline_median),
+                     format_value(r.metric, r.candidate_median), r.primary.ratio(), ci,
+                     verdict_label(r) + (with_policy ? policy_note(r.policy) : ""));
+}
+
+std::string render(const comparison_result& in, format f) {
+  if (f == format::json) {
+    nlohmann::json j = json_report(in);
+    for (const auto& [key, value] : in.extra.items()) j[key] = value;
+    return j.dump(2) + "\n";
+  }
+  if (f != format::terminal)
+    throw std::invalid_argument("a comparison has no markdown or HTML output here — `abtest report EXPERIMENT` writes one");
+  std::string out;
+  for (const auto& line : in.lead) out += line + "\n";
+  return out + terminal_report(in);
+}
+
+std::string render(const unpaired_result& u, format f) {
+  if (f == format::json) {
+    experiment_result result{u.after, u.before, {}};
+    for (const auto& r : u.analysis.rows) result.verdicts.push_back(to_record(r, u.after));
+    nlohmann::json j = to_json(result);
+    j["variant"] = u.variant;
+    j["paired"] = false;
+    return j.dump(2) + "\n";
+  }
+  if (f != format::terminal) throw std::invalid_argument("an unpaired comparison has no markdown or HTML output");
+  std::string out = fmt::format("{} in {} (before) vs {} (after), unpaired (Welch on log values, Holm across the metrics)\n"
+                                "  {:<34} {:>12} {:>12} {:>8}  {:<19} {}\n",
+                                u.variant, u.before, u.after, "metric", "before", "after", "ratio", "95% CI", "verdict");
+  for (const auto& r : u.analysis.rows) out += verdict_row_text(r.metric, r, false);
+  return out;
+}
+
+std::string terminal_report(const comparison_result& in) {
   std::string out;
   const auto& plan = in.plan;
   out += fmt::format("experiment {} · {} rounds{} · seed {} · margin {:.1f}%{}\n", in.experiment_id, in.rounds_done,
@@ -121,10 +159,8 @@ std::string terminal_report(const report_input& in) {
       const bool phase = metric_rank(r->metric) == 1 &&
                          std::any_of(rows.begin(), rows.end(), [&](const verdict_row* t) { return t->arm == r->arm && metric_rank(t->metric) == 0; });
       const std::string name = (phase ? "  " : "") + r->metric.substr(r->metric.find('.') + 1);
-      const std::string ci = r->primary.has_ci ? fmt::format("[{:.3f}, {:.3f}]", r->primary.ratio_low(), r->primary.ratio_high()) : "—";
-      out += fmt::format("  {:<34} {:>12} {:>12} {:>7.3f}×  {:<19} {}\n", name, format_value(r->metric, r->baseline_median),
-                         format_value(r->metric, r->candidate_median), r->primary.ratio(), ci, verdict_label(*r) + report::policy_note(r->policy));
-      if (r->layouts) out += fmt::format("  {:<34} layout: {}\n", "", report::layout_summary(layout_json(*r->layouts)));
+      out += verdict_row_text(name, *r, true);
+      if (r->layouts) out += fmt::format("  {:<34} layout: {}\n", "", layout_summary(layout_json(*r->layouts)));
       if (!r->note.empty() && r->verdict != stats::verdict::invalid) out += fmt::format("  {:<34} note: {}\n", "", r->note);
     }
   }
@@ -139,7 +175,7 @@ std::string terminal_report(const report_input& in) {
         out += fmt::format("  {:<26} {:<14} {:>12} vs {:>12}  {:.3f}× [{:.3f}, {:.3f}] {}\n", r.metric, r.variant,
                            format_value(r.metric, r.median), format_value(r.metric, r.reference), r.estimate.ratio(),
                            r.estimate.ratio_low(), r.estimate.ratio_high(),
-                           stats::verdict_label(r.metric, r.verdict, r.policy.direction) + report::policy_note(r.policy));
+                           stats::verdict_label(r.metric, r.verdict, r.policy.direction) + policy_note(r.policy));
     }
   }
   return out;
@@ -170,15 +206,15 @@ db::verdict_record to_record(const verdict_row& r, const std::string& experiment
   v.immaterial = r.immaterial;
   if (!r.note.empty()) v.note = r.note;
   if (r.layouts) v.details["layouts"] = layout_json(*r.layouts);
-  v.details["policy"] = report::policy_json(r.policy);
+  v.details["policy"] = policy_json(r.policy);
   v.created_at = std::chrono::system_clock::now();
   return v;
 }
 
-nlohmann::json json_report(const report_input& in) {
-  report::experiment_result result{in.experiment_id, in.plan.arms.empty() ? "" : in.plan.arms[0].key, records_of(in)};
-  if (in.counts) result.mechanisms = report::find_mechanisms(arm_keys(in.plan), result.verdicts, *in.counts);
-  nlohmann::json out = report::to_json(result);
+nlohmann::json json_report(const comparison_result& in) {
+  experiment_result result{in.experiment_id, in.plan.arms.empty() ? "" : in.plan.arms[0].key, records_of(in)};
+  if (in.counts) result.mechanisms = find_mechanisms(arm_keys(in.plan), result.verdicts, *in.counts);
+  nlohmann::json out = to_json(result);
   nlohmann::json arms = nlohmann::json::array();
   for (size_t a = 0; a < in.plan.arms.size(); ++a) {
     const auto& h = in.analysis.arms[a];
@@ -218,4 +254,4 @@ nlohmann::json json_report(const report_input& in) {
   return out;
 }
 
-}  // namespace abtest
+}  // namespace abtest::report
