@@ -100,6 +100,15 @@ void read_context(detail::dom_element doc, parsed_output& p) {
   if (p.context.contains("abtest_backend")) p.backend = context_text(p.context["abtest_backend"]);
 }
 
+// The suffix of cpu_time's metric: `_cpu_s`, unless a user counter of the row already makes that name
+// (a counter `cpu_s`, as the model's synth-bench reports the synthesis's CPU seconds): then
+// `_cpu_time_s`, so that both are kept rather than one refused as a collision.
+const char* cpu_time_suffix(const row_fields& f) {
+  for (const auto& [key, value] : f.counters)
+    if (sanitize_metric_name(key) == "cpu_s") return "_cpu_time_s";
+  return "_cpu_s";
+}
+
 // One row's metrics into `metrics`; an error message, or empty.
 std::string add_row(const row_fields& f, detail::metric_set& metrics) {
   const auto name_text = f.run_name ? detail::string_of(*f.run_name) : std::nullopt;
@@ -113,7 +122,7 @@ std::string add_row(const row_fields& f, detail::metric_set& metrics) {
   const std::string_view unit = text_or(f.time_unit, "ns");
   const double scale = detail::seconds_per(unit);
   if (scale == 0.0) return fmt::format("benchmark {} has unknown time_unit '{}' — expected s, ms, us or ns", *name, unit);
-  for (const auto& [field, key, suffix] : {std::tuple{&f.real_time, "real_time", "_s"}, std::tuple{&f.cpu_time, "cpu_time", "_cpu_s"}}) {
+  for (const auto& [field, key, suffix] : {std::tuple{&f.real_time, "real_time", "_s"}, std::tuple{&f.cpu_time, "cpu_time", cpu_time_suffix(f)}}) {
     if (!*field) continue;
     if (const auto t = detail::number_of(**field)) {
       if (!metrics.add(raw, metric + suffix, *t * scale)) return metrics.error();
@@ -129,7 +138,7 @@ std::string add_row(const row_fields& f, detail::metric_set& metrics) {
 }
 
 // For each benchmark run name, real_time in its time_unit becomes `<bench>.<name>_s` in seconds and
-// cpu_time `<bench>.<name>_cpu_s`, `name` sanitised (run settings such as /iterations:3 dropped);
+// cpu_time `<bench>.<name>_cpu_s` (`_cpu_time_s` beside a counter `cpu_s`), `name` sanitised (run settings such as /iterations:3 dropped);
 // numeric user counters become `<bench>.<name>_<counter>` (items_per_second →
 // `<name>_items_per_second`). With repetitions the value is the median of the repetitions;
 // aggregate rows are ignored — unless the report holds nothing else

@@ -90,6 +90,19 @@ TEST(gbench_format, reads_benchmark_out_with_cpu_time_and_counters) {
   EXPECT_NEAR(p.metrics.at("g.BM_sum_1024_cpu_s"), (cpu[0] + cpu[1]) / 2 * 1e-9, 1e-15);
 }
 
+// A user counter `cpu_s` (the model's synth-bench reports the synthesis's CPU seconds so) takes the
+// name cpu_time would have had; cpu_time moves to `_cpu_time_s`, and both are kept. Before, the two
+// met as synthesis_cpu_s and every sample of the README's main job was refused as bad output.
+TEST(gbench_format, a_counter_named_cpu_s_keeps_its_name_and_cpu_time_moves_aside) {
+  const auto p = parse_gbench("synth", R"({"benchmarks": [
+    {"name": "synthesis", "run_type": "iteration", "real_time": 500, "cpu_time": 400, "time_unit": "ms",
+     "iterations": 1, "cpu_s": 0.75}]})");
+  ASSERT_EQ(p.status, sample_status::ok) << p.error;
+  EXPECT_DOUBLE_EQ(p.metrics.at("synth.synthesis_s"), 0.5);
+  EXPECT_DOUBLE_EQ(p.metrics.at("synth.synthesis_cpu_time_s"), 0.4);
+  EXPECT_DOUBLE_EQ(p.metrics.at("synth.synthesis_cpu_s"), 0.75);
+}
+
 TEST(gbench_format, names_that_meet_after_sanitising_are_bad_output) {
   const auto p = parse_gbench("g", R"({"benchmarks": [
     {"name": "BM_x/8", "run_type": "iteration", "real_time": 5, "time_unit": "ns", "iterations": 1},
