@@ -41,8 +41,8 @@ std::vector<std::string> option_definitions(const build_job& j) {
   std::vector<std::string> out;
   const auto levels = j.v.all_levels(j.m);
   for (const auto& t : j.m.toggles)
-    if (hands(j.options, t.id))
-      if (auto d = t.kind->configure_definition(t, *t.value_of(levels.at(t.id)))) out.push_back(std::move(*d));
+    if (const auto value = t.value_of(levels.at(t.id)); value && hands(j.options, t.id))  // an env level's null: no value
+      if (auto d = t.kind->configure_definition(t, *value)) out.push_back(std::move(*d));
   return out;
 }
 
