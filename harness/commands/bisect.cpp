@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
-#include <iostream>
 #include <stdexcept>
 
 #include "harness/core/analysis.hpp"

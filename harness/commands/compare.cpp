@@ -2,7 +2,6 @@
 // experiments (unpaired: Welch on log values, since their rounds are not blocks of each other).
 #include <fmt/format.h>
 
-#include <iostream>
 
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"

@@ -2,7 +2,6 @@
 // into the local store as an ordinary experiment and analysed here with the code `run` uses.
 #include <fmt/format.h>
 
-#include <iostream>
 
 #include "db/error.hpp"
 #include "harness/commands/command.hpp"

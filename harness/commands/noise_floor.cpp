@@ -4,7 +4,6 @@
 // wrong!", ASPLOS 2009).
 #include <fmt/format.h>
 
-#include <iostream>
 
 #include "harness/commands/command.hpp"
 #include "harness/commands/measurement.hpp"
