@@ -5,13 +5,14 @@
 #   --with-tests  also the test-only oracles: GMP, SciPy, Google Benchmark's compare.py, gnuplot,
 #                 clang (libFuzzer), Node.js packages pinned in tests/oracles/package.json; and
 #                 Debian's cargo/rustc with the smallvec crate for tests/fixtures/cargo-indexer;
-#                 Meson for the end-to-end test of a Meson project.
+#                 Meson for the end-to-end test of a Meson project; hyperfine, pytest-benchmark,
+#                 Catch2 and zstd, whose real output the format tests read.
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config git libcli11-dev libfmt-dev nlohmann-json3-dev
           libsqlite3-dev sqlite3 libbenchmark-dev libgtest-dev libgmock-dev libboost-dev nettle-dev libsimdjson-dev ccache gnuplot-nox)
 test_packages=(libgmp-dev python3 python3-scipy libbenchmark-tools clang libclang-rt-14-dev gnuplot-nox chromium slurm-wlm
-               cargo librust-smallvec-dev lld valgrind meson)
+               cargo librust-smallvec-dev lld valgrind meson hyperfine python3-pytest-benchmark catch2 zstd)
 
 want=("${packages[@]}")
 [[ "${1:-}" == "--with-tests" ]] && want+=("${test_packages[@]}")
