@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,12 @@ inline std::string excerpt(std::string_view text, std::size_t n = 60) {
   return out;
 }
 
+// One character of a metric name: ASCII letters, digits and '_' stay, anything else becomes '_'
+// (design §4). In ASCII, not through the locale's isalnum: a name must not depend on the environment.
+constexpr char metric_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_';
+}
+
 // Median of a non-empty list: the middle value, or the mean of the two middle values.
 inline double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -51,6 +58,18 @@ std::optional<std::string> rate_suffix(std::string_view unit);
 // optional exponent. nullopt for anything else, including NaN and infinities.
 std::optional<double> parse_number(std::string_view text);
 
+// Text kept for the lifetime of its owner in blocks that never move, so views into it stay valid
+// while more is added: one allocation per 64 KiB instead of one per string.
+class text_pool {
+ public:
+  std::string_view keep(std::string_view text);
+
+ private:
+  static constexpr std::size_t block_size = 64 * 1024;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t size_ = 0, used_ = 0;  // of the last block (a text over block_size gets its own)
+};
+
 // The metrics of one sample, built name by name. A raw name (a benchmark's id as the tool prints
 // it) seen again adds a value (several lines or repetitions: their median, one value per process,
 // design §6); two different raw names that sanitise to the same metric are an error, never a
@@ -66,15 +85,18 @@ class metric_set {
   parsed_output finish(parsed_output p, std::string_view what_to_check) const;
 
  private:
-  // Hashed, and the first value held inline: most metrics are seen once, and a sample of a big
-  // output holds thousands (the parse-cost benchmark's gbench input: 15,000).
+  // Hashed by views into `text_`, and the first value held inline: most metrics are seen once, and
+  // a sample of a big output holds thousands (the parse-cost benchmark's gbench input: 15,000), so
+  // the set allocates per block of names, not per name (see the benchmark's figures).
   struct seen {
-    std::string raw;
+    std::string_view raw;
     double first = 0;
     std::vector<double> more;
   };
   std::string bench_;
-  std::unordered_map<std::string, seen> seen_;
+  std::string name_;  // the name being looked up, reused
+  text_pool text_;
+  std::unordered_map<std::string_view, seen> seen_;
   std::string error_;
 };
 

@@ -60,10 +60,7 @@ std::string sanitize_json_numbers(std::string_view text) {
 
 std::string sanitize_metric_name(std::string_view name) {
   std::string out(name);
-  for (char& c : out) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-    if (!keep) c = '_';
-  }
+  for (char& c : out) c = detail::metric_name_char(c);
   return out;
 }
 
@@ -115,18 +112,28 @@ std::optional<double> parse_number(std::string_view text) {
   return value;
 }
 
+std::string_view text_pool::keep(std::string_view text) {
+  if (text.empty()) return {};
+  if (text.size() > size_ - used_) {
+    size_ = std::max(block_size, text.size());
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(size_));
+    used_ = 0;
+  }
+  char* at = blocks_.back().get() + used_;
+  std::copy(text.begin(), text.end(), at);
+  used_ += text.size();
+  return {at, text.size()};
+}
+
 bool metric_set::add(std::string_view raw, std::string_view metric, double value) {
-  std::string name;
-  name.reserve(bench_.size() + 1 + metric.size());
-  ((name += bench_) += '.') += metric;
+  ((name_.assign(bench_) += '.') += metric);
   if (!std::isfinite(value)) {
     error_ = fmt::format("benchmark '{}' reported {} — a metric must be a finite number", raw, value);
     return false;
   }
-  const auto [it, added] = seen_.try_emplace(std::move(name));
-  if (added) {
-    it->second.raw = raw;
-    it->second.first = value;
+  const auto it = seen_.find(name_);
+  if (it == seen_.end()) {
+    seen_.emplace(text_.keep(name_), seen{text_.keep(raw), value, {}});
     return true;
   }
   if (it->second.raw != raw) {
@@ -140,7 +147,7 @@ bool metric_set::add(std::string_view raw, std::string_view metric, double value
 }
 
 parsed_output metric_set::finish(parsed_output p, std::string_view what_to_check) const {
-  std::vector<const std::pair<const std::string, seen>*> sorted;
+  std::vector<const std::pair<const std::string_view, seen>*> sorted;
   sorted.reserve(seen_.size());
   for (const auto& entry : seen_) sorted.push_back(&entry);
   std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <span>
 #include <tuple>
 
 #include "harness/exec/json_dom.hpp"
@@ -104,18 +105,24 @@ void read_context(detail::dom_element doc, parsed_output& p) {
 // (a counter `cpu_s`, as the model's synth-bench reports the synthesis's CPU seconds): then
 // `_cpu_time_s`, so that both are kept rather than one refused as a collision.
 const char* cpu_time_suffix(const row_fields& f) {
+  // `key` sanitises to "cpu_s": "cpu", one character that becomes '_', "s" (without allocating).
+  const auto is_cpu_s = [](std::string_view key) {
+    return key.size() == 5 && key.starts_with("cpu") && key[4] == 's' && detail::metric_name_char(key[3]) == '_';
+  };
   for (const auto& [key, value] : f.counters)
-    if (sanitize_metric_name(key) == "cpu_s") return "_cpu_time_s";
+    if (is_cpu_s(key)) return "_cpu_time_s";
   return "_cpu_s";
 }
 
-// One row's metrics into `metrics`; an error message, or empty.
-std::string add_row(const row_fields& f, detail::metric_set& metrics) {
+// One row's metrics into `metrics`; an error message, or empty. `raw` and `metric` are scratch
+// buffers the caller reuses from row to row (a big output has thousands of rows).
+std::string add_row(const row_fields& f, detail::metric_set& metrics, std::string& raw, std::string& metric) {
   const auto name_text = f.run_name ? detail::string_of(*f.run_name) : std::nullopt;
   const auto name = name_text ? name_text : f.name ? detail::string_of(*f.name) : std::nullopt;
   if (!name) return "a benchmark row has no name — is this Google Benchmark JSON?";
-  const std::string raw = without_run_settings(std::string(*name));
-  const std::string metric = sanitize_metric_name(raw);
+  raw = without_run_settings(std::string(*name));
+  metric = sanitize_metric_name(raw);
+  const std::size_t raw_size = raw.size(), metric_size = metric.size();
   if (f.error_occurred && f.error_occurred->is_bool() && f.error_occurred->get_bool().value_unsafe())
     return fmt::format("benchmark {} reported an error: {} — fix the benchmark (SkipWithError) before measuring", *name,
                        text_or(f.error_message, ""));
@@ -125,14 +132,19 @@ std::string add_row(const row_fields& f, detail::metric_set& metrics) {
   for (const auto& [field, key, suffix] : {std::tuple{&f.real_time, "real_time", "_s"}, std::tuple{&f.cpu_time, "cpu_time", cpu_time_suffix(f)}}) {
     if (!*field) continue;
     if (const auto t = detail::number_of(**field)) {
-      if (!metrics.add(raw, metric + suffix, *t * scale)) return metrics.error();
+      metric.resize(metric_size);
+      if (!metrics.add(raw, metric += suffix, *t * scale)) return metrics.error();
     } else if (!(*field)->is_null()) {
       return fmt::format("benchmark {} has a non-numeric {} — is this Google Benchmark JSON?", *name, key);
     }
   }
   for (const auto& [key, value] : f.counters) {
-    if (!metrics.add(raw + " counter " + std::string(key), fmt::format("{}_{}", metric, sanitize_metric_name(key)), *detail::number_of(value)))
-      return metrics.error();
+    raw.resize(raw_size);
+    metric.resize(metric_size);
+    (raw += " counter ") += key;
+    (metric += '_') += key;
+    for (char& c : std::span(metric).subspan(metric_size + 1)) c = detail::metric_name_char(c);
+    if (!metrics.add(raw, metric, *detail::number_of(value))) return metrics.error();
   }
   return {};
 }
@@ -174,9 +186,10 @@ parsed_output parse(std::string_view bench, const json&, const format_input& in)
   }
 
   detail::metric_set metrics(bench);
+  std::string raw, metric;
   for (const row_fields& f : rows) {
     if (is_aggregate(f) && (has_iterations || text_or(f.aggregate_name, "") != "median")) continue;
-    if (std::string error = add_row(f, metrics); !error.empty()) return detail::bad_output(std::move(error));
+    if (std::string error = add_row(f, metrics, raw, metric); !error.empty()) return detail::bad_output(std::move(error));
   }
   return metrics.finish(std::move(p), "no benchmark row with a real_time; check --benchmark_filter");
 }

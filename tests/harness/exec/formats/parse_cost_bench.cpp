@@ -13,7 +13,9 @@
 
 #include <string>
 
+#include "db/results_store.hpp"
 #include "harness/exec/format.hpp"
+#include "tests/db/db_test_support.hpp"
 
 namespace {
 using abtest::exec::format_input;
@@ -124,6 +126,22 @@ void simdjson_parse_only(benchmark::State& state, const fixture& f) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * f.text.size()));
 }
 
+// What the harness does next with the sample: the store's insert (one transaction, a row per
+// metric) of the gbench input's 15,000 metrics, into a results file under the temp folder. Set
+// beside parse/gbench, it says what share of the harness's cost per sample the parsing is.
+void store_sample(benchmark::State& state, const fixture& f) {
+  namespace t = abtest::db::testing;
+  t::temp_dir dir;
+  abtest::db::results_store store{dir / "results.db"};
+  const auto machine = store.upsert_machine(t::make_machine("fp"));
+  store.create_experiment(t::make_experiment("r-1", machine));
+  auto parsed = abtest::exec::parse_output(f.format, "b", f.options, format_input{f.text, "", {}});
+  int round = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(store.insert_sample(t::make_sample("r-1", machine, 0, round++, parsed.metrics)));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * f.text.size()));
+  state.counters["metrics"] = static_cast<double>(parsed.metrics.size());
+}
+
 const int registered = [] {
   static const std::vector<fixture> all = fixtures();
   for (const auto& f : all) {
@@ -133,6 +151,8 @@ const int registered = [] {
     benchmark::RegisterBenchmark(("parse/" + name).c_str(), [&f](benchmark::State& s) { parse_one(s, f); })
         ->Unit(benchmark::kMillisecond);
   }
+  benchmark::RegisterBenchmark("store/gbench", [](benchmark::State& s) { store_sample(s, all.front()); })
+      ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("json_parse_only/gbench", [](benchmark::State& s) { json_parse_only(s, all.front()); })
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("simdjson_parse_only/gbench", [](benchmark::State& s) { simdjson_parse_only(s, all.front()); })
