@@ -10,7 +10,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config git libcli11-dev libfmt-dev nlohmann-json3-dev
-          libsqlite3-dev sqlite3 libbenchmark-dev libgtest-dev libgmock-dev libboost-dev nettle-dev libsimdjson-dev ccache gnuplot-nox)
+          libsqlite3-dev sqlite3 libbenchmark-dev libgtest-dev libgmock-dev libboost-dev nettle-dev libsimdjson-dev libre2-dev ccache gnuplot-nox)
 test_packages=(libgmp-dev python3 python3-scipy libbenchmark-tools clang libclang-rt-14-dev gnuplot-nox chromium slurm-wlm
                cargo librust-smallvec-dev lld valgrind meson hyperfine python3-pytest-benchmark catch2 zstd)
 

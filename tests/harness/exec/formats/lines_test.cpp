@@ -87,6 +87,34 @@ TEST(lines_format, a_pattern_and_its_literal_prefix_still_match_alternatives) {
   EXPECT_TRUE(p.metrics.contains("b.y"));
 }
 
+TEST(lines_format, a_line_of_a_million_characters_is_read_in_linear_time) {
+  // libstdc++'s std::regex, which `lines` used before RE2, recursed per character and overflowed
+  // the stack on such a line: SIGSEGV in abtest itself. A progress bar or a dumped blob prints one.
+  const std::string blob(1'000'000, 'a');
+  const auto p = parse_lines("b", R"(TIMING: (\w+) ([0-9.,]+) (ms))", "TIMING: x" + blob + " 1.5 ms\nTIMING: y 2 ms\n");
+  ASSERT_EQ(p.status, sample_status::ok) << p.error;
+  EXPECT_DOUBLE_EQ(p.metrics.at("b.x" + blob + "_s"), 1.5e-3);
+  EXPECT_DOUBLE_EQ(p.metrics.at("b.y_s"), 2e-3);
+}
+
+TEST(lines_format, what_re2_cannot_run_is_named_with_the_fix) {
+  // Lookaround and backreferences are ECMAScript, not RE2: the error says so rather than a crash.
+  const auto* row = find_output_format("lines");
+  for (const char* pattern : {R"(T: (\w+)(?= ) ([0-9]+))", R"((\w+) (\1) ([0-9]+))"}) {
+    try {
+      row->options({{"pattern", pattern}});
+      ADD_FAILURE() << pattern << " was accepted";
+    } catch (const format_key_error& e) {
+      EXPECT_EQ(e.key, "pattern");
+      EXPECT_NE(e.what.find("is not a valid RE2 regular expression"), std::string::npos) << e.what;
+      EXPECT_NE(e.fix.find("no lookaround or backreferences"), std::string::npos) << e.fix;
+    }
+    const auto p = parse_lines("b", pattern, "T: a 1\n");
+    EXPECT_EQ(p.status, sample_status::bad_output);
+    EXPECT_NE(p.error.find(std::string("pattern '") + pattern + "' is not a valid RE2"), std::string::npos) << p.error;
+  }
+}
+
 TEST(lines_format, options_are_validated_by_the_row) {
   const auto* row = find_output_format("lines");
   ASSERT_NE(row, nullptr);
