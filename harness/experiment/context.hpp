@@ -16,6 +16,7 @@ namespace abtest {
 //   building base [12/40] · ETA 31s · Building CXX object src/msm.o     build_step
 //     built 41.3 s, 12 compiled, 28 from the cache, 2 linked           build_done
 //   counting A1=4 · synth under Valgrind (2/4)                         counts (--counts; its result too)
+//   confirmation r-…: 1a2b3c4d5e6f × 0f9e8d7c6b5a on synth, seed 7      experiment (one of a gate's starts)
 //   round 3/10 · A1=4 · proof · ETA 1m02s                              round
 //     note: 2 untracked file(s) are not in the worktrees …             note (a warning: shown even with --json)
 //   <a line of the build tool's own output>                            output (only with verbose > 0)
@@ -24,7 +25,7 @@ namespace abtest {
 // a pipe): every build start, end, note and output line; a build's first step, its last and the
 // first to pass each tenth of it; the first sample of each round.
 struct progress {
-  enum class kind { build_start, build_step, build_done, counts, round, note, output, idle };
+  enum class kind { build_start, build_step, build_done, counts, experiment, round, note, output, idle };
   kind what = kind::note;
   std::string text;
   bool milestone = true;
