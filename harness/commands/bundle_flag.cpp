@@ -2,15 +2,13 @@
 #include "harness/commands/bundle_flag.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <chrono>
-#include <iostream>
-#include <ranges>
 
 #include "db/ids.hpp"
 #include "harness/bundle/bundle_writer.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/report/bundle_output.hpp"
 
 namespace abtest::cli {
 namespace fs = std::filesystem;
@@ -50,25 +48,10 @@ int write_bundle_for(const manifest& m, const run_plan& plan, const std::string&
   } catch (const std::runtime_error& e) {
     throw usage_error_from(e);
   }
-  const auto keys = plan.arms | std::views::transform([](const arm_plan& a) { return a.key; });
-  if (g.json) {
-    std::cout << nlohmann::json({{"bundle", folder.string()}, {"experiment", request.experiment_id},
-                                 {"arms", std::vector<std::string>(keys.begin(), keys.end())}, {"benchmarks", plan.benchmarks},
-                                 {"rounds", plan.rounds}, {"warmups", plan.warmups}, {"seed", plan.seed},
-                                 {"programs", s.programs}, {"libraries", s.libraries}, {"bytes", s.bytes}, {"notes", notes}})
-                     .dump(2)
-              << "\n";
-    return 0;
-  }
-  if (g.quiet) return 0;
-  for (const auto& n : notes) fmt::print("{}\n", n);
-  fmt::print("bundle {}: experiment {}, {} arms ({}) × {} benchmark(s), {} warm-up + {} rounds, seed {}\n", folder.string(),
-             request.experiment_id, plan.arms.size(), fmt::join(keys, ", "), plan.benchmarks.size(), plan.warmups, plan.rounds,
-             plan.seed);
-  fmt::print("  {} program(s), {} shared librar{} beside them, {:.1f} MiB in all\n", s.programs, s.libraries,
-             s.libraries == 1 ? "y" : "ies", static_cast<double>(s.bytes) / (1 << 20));
-  fmt::print("  on the host that measures: {}/run --check, then {}/run --out OUT\n", folder.string(), folder.string());
-  fmt::print("  back here: abtest import OUT (README.txt in the folder says more)\n");
+  report::bundle_written w{folder.string(), request.experiment_id, {}, plan.benchmarks, plan.rounds, plan.warmups, plan.seed,
+                           s.programs, s.libraries, static_cast<std::int64_t>(s.bytes), notes};
+  for (const auto& arm : plan.arms) w.arms.push_back(arm.key);
+  print_result(g, w);
   return 0;
 }
 
