@@ -1,8 +1,10 @@
 // `abtest build`: build variants (each in its own folder) and record the builds, without measuring;
 // `--matrix` builds a whole design in the order that reuses most.
+// What it prints is rendered by report/build_output.hpp.
 #include <fmt/format.h>
 
-#include <iostream>
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "harness/commands/command.hpp"
@@ -11,6 +13,7 @@
 #include "harness/experiment/build_matrix.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/core/toggles/toggle_kind.hpp"
+#include "harness/report/build_output.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -32,8 +35,9 @@ std::vector<std::string> handed_value_lines(const manifest& m, const variant& v)
   return out;
 }
 
-int build(const build_flags& f, const global_options& g) {
-  const manifest m = load_manifest_for(g);
+// The variants named (a design with --matrix), each once: variants that differ only in env toggles
+// are one build.
+std::vector<variant> variants_to_build(const build_flags& f, const manifest& m) {
   std::vector<variant> targets;
   if (f.matrix) {
     if (!f.variants.empty()) throw usage_error("--matrix builds a design; --variant names single variants — give one or the other");
@@ -46,73 +50,55 @@ int build(const build_flags& f, const global_options& g) {
   }
   for (const auto& b : f.benches)
     if (!m.find_benchmark(b)) throw usage_error(fmt::format("--bench {}: the manifest has no such benchmark", b));
-  // Variants that differ only in env toggles are one build.
   std::vector<variant> unique;
   std::set<std::string> seen;
   for (const auto& v : targets)
     if (seen.insert(build_part(v, m).key(m)).second) unique.push_back(build_part(v, m));
+  return unique;
+}
+
+// --dry-run: what would be built, where — the manifest and the variants are valid.
+report::build_plan plan_of(const std::vector<variant>& unique, const manifest& m, const builder& b, const builder_options& bo) {
+  report::build_plan plan;
+  for (const auto& v : unique) {
+    const auto command = m.build.system == build_system::command ? std::optional(b.build_command_line(v)) : std::nullopt;
+    plan.builds.push_back({v.key(m), b.folder(v), bo.targets, b.configure_command(v), command, handed_value_lines(m, v)});
+  }
+  return plan;
+}
+
+report::build_result build_all(const std::vector<variant>& unique, const manifest& m, const builder& b, const global_options& g) {
+  auto store = open_store(db_path(g, &m));
+  const experiment_context ctx = context_for(g);
+  report::build_result r;
+  std::map<std::string, std::string> by_digest;  // binaries digest → first variant that produced it
+  for (size_t i = 0; i < unique.size(); ++i) {
+    // "variant i/N", not "[i/N]": that is how a build's own steps are counted below it.
+    if (!g.quiet && !g.json && unique.size() > 1) fmt::print(stderr, "variant {}/{} · ", i + 1, unique.size());
+    auto built = build_and_record(m, unique[i], store, b, ctx);
+    std::string same;
+    if (built.outcome.ok && !built.outcome.binaries_digest.empty())
+      if (auto [it, inserted] = by_digest.emplace(built.outcome.binaries_digest, built.outcome.key); !inserted) same = it->second;
+    nlohmann::json details = build_details(m, built.outcome);
+    r.builds.push_back({std::move(built.outcome), built.build_id, std::move(details), std::move(same)});
+  }
+  return r;
+}
+
+int build(const build_flags& f, const global_options& g) {
+  const manifest m = load_manifest_for(g);
+  const std::vector<variant> unique = variants_to_build(f, m);
   builder_options bo;
   bo.jobs = f.jobs;
   bo.targets = targets_for(m, f.benches);
   builder b(m, bo);
-  if (f.dry_run) {  // what would be built, where: the manifest and the variants are valid
-    nlohmann::json plan = nlohmann::json::array();
-    for (const auto& v : unique) {
-      nlohmann::json j = {{"variant", v.key(m)}, {"dir", b.folder(v).string()}, {"targets", bo.targets}};
-      if (const auto configure = b.configure_command(v); !configure.empty()) j["configure"] = configure;
-      if (m.build.system == build_system::command) {
-        const command_line c = b.build_command_line(v);
-        j["command"] = c.argv;
-        j["env"] = c.env;
-      }
-      plan.push_back(j);
-      if (!g.json && !g.quiet) {
-        fmt::print("{:<24} {}\n", v.key(m), b.folder(v).string());
-        for (const auto& line : handed_value_lines(m, v)) fmt::print("    {}\n", line);
-      }
-    }
-    if (g.json) std::cout << plan.dump(2) << "\n";
+  if (f.dry_run) {
+    print_result(g, plan_of(unique, m, b, bo));
     return 0;
   }
-  auto store = open_store(db_path(g, &m));
-  const experiment_context ctx = context_for(g);
-  nlohmann::json out = nlohmann::json::array();
-  std::map<std::string, std::string> by_digest;  // binaries digest → first variant that produced it
-  int failed = 0;
-  double total_s = 0;
-  for (size_t i = 0; i < unique.size(); ++i) {
-    const auto& v = unique[i];
-    // "variant i/N", not "[i/N]": that is how a build's own steps are counted below it.
-    if (!g.quiet && !g.json && unique.size() > 1) fmt::print(stderr, "variant {}/{} · ", i + 1, unique.size());
-    const auto built = build_and_record(m, v, store, b, ctx);
-    const auto& o = built.outcome;
-    total_s += o.duration_s;
-    nlohmann::json j = {{"variant", o.key}, {"ok", o.ok}, {"dir", o.dir.string()}, {"duration_s", o.duration_s},
-                        {"build_id", built.build_id}, {"log", o.log_path.string()}, {"details", build_details(m, o)}};
-    for (const auto& [name, value] : {std::pair{"objects_compiled", o.cost.objects_compiled}, std::pair{"cache_hits", o.cost.cache_hits},
-                                      std::pair{"cache_misses", o.cost.cache_misses}, std::pair{"links", o.cost.links}})
-      j[name] = value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-    std::string same;
-    if (o.ok) {
-      for (const auto& [target, bin] : o.binaries) j["binaries"][target] = bin.sha256;
-      if (!o.binaries_digest.empty()) {
-        auto [it, inserted] = by_digest.emplace(o.binaries_digest, o.key);
-        if (!inserted) same = it->second, j["identical_to"] = same;
-      }
-    } else {
-      ++failed;
-      j["log_tail"] = o.log_tail;
-    }
-    out.push_back(j);
-    if (!g.json && !g.quiet) {
-      if (o.ok) fmt::print("{:<24} ok      {:6.1f} s  {}{}\n", o.key, o.duration_s, o.dir.string(),
-                           same.empty() ? "" : fmt::format("  (identical binaries to {})", same));
-      else fmt::print("{:<24} FAILED  {:6.1f} s  {}\n{}\n", o.key, o.duration_s, o.log_path.string(), o.log_tail);
-    }
-  }
-  if (!g.json && !g.quiet && unique.size() > 1)
-    fmt::print("{} builds in {:.1f} s{}\n", unique.size(), total_s, failed ? fmt::format(", {} failed", failed) : "");
-  if (g.json) std::cout << out.dump(2) << "\n";
+  const report::build_result r = build_all(unique, m, b, g);
+  print_result(g, r);
+  const bool failed = std::any_of(r.builds.begin(), r.builds.end(), [](const auto& row) { return !row.outcome.ok; });
   return failed ? static_cast<int>(exit_code::build_failed) : 0;
 }
 

@@ -1,8 +1,7 @@
 // `abtest check`: is the checked-out tree slower than a good revision, both built as they ship (each
 // with its own defaults, design §5)? For `git bisect run`: exit 0 good, 1 bad, 125 skip (design §9).
+// The answer is rendered by gate/check_report.hpp.
 #include <fmt/format.h>
-
-#include <iostream>
 
 #include "harness/commands/command.hpp"
 #include "harness/commands/measurement.hpp"
@@ -11,7 +10,7 @@
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/oracle.hpp"
 #include "harness/experiment/worktree.hpp"
-#include "harness/gate/attribution.hpp"
+#include "harness/gate/check_report.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -22,76 +21,92 @@ struct check_flags {
   measurement_flags measure{.rounds = 0};  // --rounds (0: adaptive), --margin, --param, --seed, --jobs
 };
 
-int check(const check_flags& f, const global_options& g) {
-  const manifest m = load_manifest_for(g);
-  std::string against = f.against;
-  if (against.empty()) {
-    const auto good = bisect_good_commits(m);
-    if (good.empty())
-      throw usage_error("no revision to compare with — pass --against REV, or run me from `git bisect run` after `git bisect good REV`");
-    against = good.back();
-  }
-  const std::string sha = resolve_commit(m, against);
-  const variant v = variant_from_flags(f.toggles, m);
-  const std::set<std::string> named = named_toggles(f.toggles);
+// The good revision: --against, else the newest `git bisect good`.
+std::string good_revision(const check_flags& f, const manifest& m) {
+  if (!f.against.empty()) return f.against;
+  const auto good = bisect_good_commits(m);
+  if (good.empty())
+    throw usage_error("no revision to compare with — pass --against REV, or run me from `git bisect run` after `git bisect good REV`");
+  return good.back();
+}
+
+// The good revision in its own worktree and build root, the checked-out tree where it is. Both as
+// they ship: the toggles named at the same level, every other at each tree's own default (design §5).
+struct check_sides {
+  manifest at;  // the manifest at the good revision
+  recorded_build good, here;
+};
+
+check_sides build_sides(const manifest& m, const gate::check_report& r, const variant& v, const std::set<std::string>& named,
+                        int jobs, db::results_store& store, const experiment_context& ctx) {
+  check_sides s{manifest_at_commit(m, r.sha), {}, {}};
+  builder_options bo;
+  bo.jobs = jobs;
+  bo.build_root = build_root_for(m, r.sha);
+  bo.pinned = named;
+  s.good = build_and_record(s.at, v, store, builder(s.at, bo), ctx);
+  if (!s.good.outcome.ok)
+    throw user_error(exit_code::build_failed, fmt::format("the good revision {} does not build — last lines of {}:\n{}", r.against,
+                                                          s.good.outcome.log_path.string(), s.good.outcome.log_tail));
+  builder_options here_options;
+  here_options.jobs = jobs;
+  here_options.pinned = named;
+  s.here = build_and_record(m, v, store, builder(m, here_options), ctx);
+  return s;
+}
+
+// The checkout against the good revision; an inconclusive first comparison gets a second, longer one.
+void compare_sides(gate::check_report& r, const check_sides& sides, const manifest& m, const variant& v, const oracle_settings& s,
+                   double margin, db::results_store& store, const experiment_context& ctx) {
+  experiment_oracle oracle(store, m, ctx, s, [](const search::levels&) { return std::nullopt; });
+  arm_plan base = arm_for(sides.at, v, sides.good);
+  base.key = fmt::format("{}@{}", r.variant, r.sha.substr(0, 12));
+  arm_plan cand = arm_for(m, v, sides.here);
+  cand.key = r.variant;
+  search::comparison c = oracle.compare_arms(base, cand, {margin, 0.05, 0});
+  if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(base, cand, {margin, 0.05, 1});
+  r.verdict = stats::to_string(c.verdict);
+  r.ratio = c.estimate.ratio();
+  r.experiment = oracle.steps().back().experiment_id;
+  r.exit_code = c.verdict == stats::verdict::slower         ? static_cast<int>(exit_code::regression)
+                : c.verdict == stats::verdict::inconclusive ? static_cast<int>(exit_code::skip)
+                                                            : 0;
+}
+
+oracle_settings settings_for(const std::string& metric, const measurement& mm, const manifest& m, const global_options& g) {
   oracle_settings s;
   s.kind = "check";
-  s.metric = choose_metric(m, f.metric, nullptr);
-  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::adaptive_when_zero);
+  s.metric = metric;
   s.fixed_rounds = mm.rounds;
   s.warmups = m.find_benchmark(benchmark_of(s.metric))->warmups;
   s.params = mm.params;
   s.seed = mm.seed;
   s.command_line = g.command_line;
-  auto store = open_store(db_path(g, &m));
+  return s;
+}
 
-  // The good revision in its own worktree and build root; the checked-out tree where it is. Both as
-  // they ship: the toggles named at the same level, every other at each tree's own default (design §5).
-  const manifest at = manifest_at_commit(m, sha);
-  builder_options bo;
-  bo.jobs = mm.jobs;
-  bo.build_root = build_root_for(m, sha);
-  bo.pinned = named;
+int check(const check_flags& f, const global_options& g) {
+  const manifest m = load_manifest_for(g);
+  gate::check_report r;
+  r.against = good_revision(f, m);
+  r.sha = resolve_commit(m, r.against);
+  const variant v = variant_from_flags(f.toggles, m);
+  const std::set<std::string> named = named_toggles(f.toggles);
+  r.metric = choose_metric(m, f.metric, nullptr);
+  const measurement mm = resolve_measurement(f.measure, m, rounds_rule::adaptive_when_zero);
+  auto store = open_store(db_path(g, &m));
   const experiment_context ctx = context_for(g);
-  const auto good = build_and_record(at, v, store, builder(at, bo), ctx);
-  if (!good.outcome.ok)
-    throw user_error(exit_code::build_failed, fmt::format("the good revision {} does not build — last lines of {}:\n{}", against,
-                                                          good.outcome.log_path.string(), good.outcome.log_tail));
-  builder_options here_options;
-  here_options.jobs = mm.jobs;
-  here_options.pinned = named;
-  const auto here = build_and_record(m, v, store, builder(m, here_options), ctx);
-  const std::string name = defaults_key(v, named, m);
-  const auto flips = default_flips(good.outcome.resolved, here.outcome.resolved);
-  nlohmann::json out = {{"against", sha}, {"metric", s.metric}, {"variant", name}, {"defaults_changed", gate::to_json(flips)}};
-  int code = 0;
-  if (!here.outcome.ok) {
-    out["verdict"] = "unbuildable";
-    code = static_cast<int>(exit_code::skip);
+  const check_sides sides = build_sides(m, r, v, named, mm.jobs, store, ctx);
+  r.variant = defaults_key(v, named, m);
+  r.flips = default_flips(sides.good.outcome.resolved, sides.here.outcome.resolved);
+  if (sides.here.outcome.ok) {
+    compare_sides(r, sides, m, v, settings_for(r.metric, mm, m, g), mm.margin, store, ctx);
   } else {
-    experiment_oracle oracle(store, m, ctx, s, [](const search::levels&) { return std::nullopt; });
-    arm_plan base = arm_for(at, v, good);
-    base.key = fmt::format("{}@{}", name, sha.substr(0, 12));
-    arm_plan cand = arm_for(m, v, here);
-    cand.key = name;
-    const double margin = mm.margin;
-    search::comparison c = oracle.compare_arms(base, cand, {margin, 0.05, 0});
-    if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(base, cand, {margin, 0.05, 1});
-    out["verdict"] = stats::to_string(c.verdict);
-    out["ratio"] = c.estimate.ratio();
-    out["experiment"] = oracle.steps().back().experiment_id;
-    code = c.verdict == stats::verdict::slower         ? static_cast<int>(exit_code::regression)
-           : c.verdict == stats::verdict::inconclusive ? static_cast<int>(exit_code::skip)
-                                                       : 0;
+    r.verdict = "unbuildable";
+    r.exit_code = static_cast<int>(exit_code::skip);
   }
-  out["exit"] = code;
-  if (g.json) std::cout << out.dump(2) << "\n";
-  else if (!g.quiet) {
-    fmt::print("{} vs {} on {}: {} → exit {} ({})\n", name, against, s.metric, out["verdict"].get<std::string>(), code,
-               code == 0 ? "good" : code == 1 ? "bad" : "skip");
-    for (const auto& flip : flips) fmt::print("  {} since {}\n", to_text(flip), against);
-  }
-  return code;
+  print_result(g, r);
+  return r.exit_code;
 }
 
 }  // namespace

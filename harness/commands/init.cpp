@@ -1,10 +1,8 @@
 // `abtest init`: a starting manifest for the project in this folder (or --source DIR), saying what
 // it guessed and what is left to fill in. It never overwrites a manifest.
+// What it says of the draft is rendered by report/init_output.hpp.
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
-#include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 
@@ -12,6 +10,7 @@
 #include "harness/commands/command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/manifest.hpp"
+#include "harness/report/init_output.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -22,23 +21,33 @@ struct init_flags {
   std::string source = ".";
 };
 
-// Each toggle id of the draft → what it sets: "option PLANTED_SIZE (levels 1, 2, 4)", "feature simd".
-nlohmann::ordered_json toggle_sources(const nlohmann::ordered_json& manifest) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  for (const auto& t : manifest["toggles"]) {
-    std::string source;
-    for (const char* kind : {"option", "feature"})
-      if (t.contains(kind)) source = fmt::format("{} {}", kind, t[kind].get<std::string>());
-    if (t.contains("levels")) source += fmt::format(" (levels {})", fmt::join(t["levels"].get<std::vector<std::string>>(), ", "));
-    out[t["id"].get<std::string>()] = source;
-  }
-  return out;
-}
-
-int init(const init_flags& f, const global_options& g) {
+// Where the manifest goes (found as every command finds it); never over one that exists.
+fs::path new_manifest_path(const global_options& g) {
   const fs::path path = fs::absolute(locate_manifest(g.manifest)).lexically_normal();
   if (fs::exists(path))
     throw usage_error(fmt::format("{} exists — abtest init never overwrites a manifest: edit it, or move it away first", path.string()));
+  return path;
+}
+
+// What is wrong with the draft, through the same validation as every command ("" when it loads; a
+// draft with no benchmark does not).
+std::string draft_error(const std::string& text, const fs::path& path) {
+  try {
+    parse_manifest(text, path);
+  } catch (const user_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void write_manifest(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out) throw usage_error(fmt::format("cannot write {} — check the folder's permissions", path.string()));
+}
+
+int init(const init_flags& f, const global_options& g) {
+  const fs::path path = new_manifest_path(g);
   const fs::path source = fs::weakly_canonical(fs::absolute(f.source));
   if (!fs::is_directory(source)) throw usage_error(fmt::format("--source {}: not a folder", f.source));
   fs::create_directories(path.parent_path());
@@ -46,69 +55,18 @@ int init(const init_flags& f, const global_options& g) {
   const auto say = [&g](std::string_view line) {
     if (!g.quiet) fmt::print(stderr, "{}\n", line);
   };
-  const project_draft d = probe_project(source, path.parent_path(), path.parent_path() / ".abtest" / "init-probe", say);
-  const std::string text = d.manifest.dump(2) + "\n";
-  // What it wrote must load: the same validation as every command (a draft with no benchmark
-  // does not, and says so below instead).
-  std::string invalid;
-  try {
-    parse_manifest(text, path);
-  } catch (const user_error& e) {
-    invalid = e.what();
-  }
-  {
-    std::ofstream out(path, std::ios::trunc);
-    out << text;
-    if (!out) throw usage_error(fmt::format("cannot write {} — check the folder's permissions", path.string()));
-  }
+  report::init_result r{path, probe_project(source, path.parent_path(), path.parent_path() / ".abtest" / "init-probe", say), ""};
+  const std::string text = r.draft.manifest.dump(2) + "\n";
+  r.invalid = draft_error(text, path);
+  write_manifest(path, text);
+  print_result(g, r);
+  std::cout << std::flush;  // before main's error on stderr, in a terminal that shows both
   // A draft that does not load is written all the same (it is the start the user fills in), and
   // the command fails as any command does on a manifest it cannot use: exit 2, the error on stderr.
-  const auto finish = [&] {
-    if (invalid.empty()) return 0;
+  if (!r.invalid.empty())
     throw usage_error(fmt::format("the draft is not usable yet: {} (fill in what is still to do, then `abtest build --dry-run`)",
-                                  invalid));
-  };
-  if (g.json) {
-    std::cout << nlohmann::json({{"manifest", path.string()}, {"toggles", toggle_sources(d.manifest)}, {"guessed", d.guessed},
-                                 {"left_out", d.left_out}, {"to_do", d.to_do}, {"valid", invalid.empty()}, {"error", invalid}}).dump(2) << "\n";
-    return finish();
-  }
-  if (g.quiet) return finish();
-  fmt::print("wrote {} ({} build, {} toggle(s), {} benchmark(s))\n", path.string(), d.manifest["build"]["system"].get<std::string>(),
-             d.manifest["toggles"].size(), d.manifest["benchmarks"].size());
-  if (!d.manifest["toggles"].empty()) {
-    // The ids are short (variant keys spell them): say which option or feature each stands for.
-    fmt::print("\ntoggles (id: what it sets):\n");
-    std::size_t width = 0;
-    for (const auto& t : d.manifest["toggles"]) width = std::max(width, t["id"].get<std::string>().size());
-    const auto sources = toggle_sources(d.manifest);
-    for (const auto& [id, source] : sources.items())
-      fmt::print("  {:<{}}  {}\n", id, width, source.get<std::string>());
-  }
-  if (!d.left_out.empty()) {
-    fmt::print("\nleft out (not toggles or benchmarks):\n");
-    for (const auto& s : d.left_out) fmt::print("  - {}\n", s);
-  }
-  fmt::print("\nwhat it read or guessed:\n");
-  for (const auto& s : d.guessed) fmt::print("  - {}\n", s);
-  if (!d.to_do.empty()) {
-    fmt::print("\nstill to do:\n");
-    for (const auto& s : d.to_do) fmt::print("  - {}\n", s);
-  }
-  if (invalid.empty()) {
-    // Name one benchmark: a project whose every test links Google Benchmark gets many, and a
-    // plain `abtest build` would build them all. One read through its harness's own format before
-    // a "json" guess (a Cargo bin or custom bench whose output is still to check).
-    const auto& benches = d.manifest["benchmarks"];
-    const auto known = std::find_if(benches.begin(), benches.end(), [](const auto& b) { return b["format"] != "json"; });
-    const std::string bench = known != benches.end() ? (*known)["name"].get<std::string>()
-                              : benches.empty()     ? std::string("NAME")
-                                                    : benches[0]["name"].get<std::string>();
-    fmt::print("\nnext: abtest build --bench {0}   (then abtest run --toggle {1} --bench {0} --rounds 10)\n", bench,
-               d.manifest["toggles"].empty() ? "ID" : d.manifest["toggles"][0]["id"].get<std::string>());
-  }
-  std::fflush(stdout);  // before main's error on stderr, in a terminal that shows both
-  return finish();
+                                  r.invalid));
+  return 0;
 }
 
 }  // namespace
