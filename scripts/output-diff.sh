@@ -11,7 +11,7 @@
 # the readers (show, history, list, compare, query, alerts, report in md/json/html) on what those
 # stored, and pr, check, init, db. Each command's stdout and exit status land in
 # WORK_DIR/{old,new}/out/<name>.{txt,json}; ids, timestamps, paths, shas and durations are masked,
-# and so is every number of the commands that really measure (run-planted, pr, check): their
+# and so is every number of the commands that really measure (run-planted, pr, check, bisect --commits): their
 # timings differ from one run to the next, and at 3 rounds on a shared host even a verdict or a
 # confirmation may: their diff is printed for reading (WORK_DIR/{old,new}/measured) and not counted.
 # Exit 0 when the deterministic outputs are the same, 1 otherwise (the diff on stdout). Running OLD
@@ -112,6 +112,8 @@ outputs() {
   capture "$bin" "$out" alerts-planted-invalid.json --json --db "$real" alerts invalid 1 --note "not a regression"
   cp "$dir/pr.md" "$out/pr-comment.md" 2>/dev/null || true
   (cd "$fx" && both "$bin" "$out" check --db "$real" check --against main --metric planted.total_s --rounds 3 --seed 5 -j 2)
+  # The commit that tripled the work, by the deterministic work count.
+  both "$bin" "$out" bisect-commits "${m[@]}" --db "$real" bisect --commits main..slow --metric planted.work_count --rounds 3 --seed 5 -j 2
   (cd "$fx" && git checkout -q main)
   # init on a copy without a manifest.
   local bare="$dir/bare"
@@ -139,7 +141,7 @@ mask() {
       -e 's/"pid": [0-9]+/"pid": N/g; s/"host": "[^"]*"/"host": "HOST"/g' \
       "$f"
     case "$(basename "$f")" in
-      run-planted.* | show-planted.* | pr.* | pr-comment.md | check.* | alerts-planted*)
+      run-planted.* | show-planted.* | pr.* | pr-comment.md | check.* | alerts-planted* | bisect-commits.*)
         # Timings, and the notes and column widths that follow from them.
         sed -E -i -e '/note/d' -e 's/[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/N/g' -e 's/ +/ /g' "$f" ;;
     esac
@@ -152,11 +154,11 @@ mask "$work/old" "$old"
 mask "$work/new" "$new"
 # The measured outputs move with the machine's noise (a verdict at 3 rounds, whether a rerun
 # confirms): shown for reading, not counted.
-measured='run-planted.*|show-planted.*|pr.*|pr-comment.md|check.*|alerts-planted*'
+measured='run-planted.*|show-planted.*|pr.*|pr-comment.md|check.*|alerts-planted*|bisect-commits.*'
 for side in old new; do
   mkdir -p "$work/$side/measured"
   for f in "$work/$side"/out/*; do
-    case "$(basename "$f")" in run-planted.* | show-planted.* | pr.* | pr-comment.md | check.* | alerts-planted*) mv "$f" "$work/$side/measured/" ;; esac
+    case "$(basename "$f")" in run-planted.* | show-planted.* | pr.* | pr-comment.md | check.* | alerts-planted* | bisect-commits.*) mv "$f" "$work/$side/measured/" ;; esac
   done
 done
 echo "== measured outputs ($measured; numbers masked, timings differ run to run — read, not counted)"

@@ -99,4 +99,10 @@ std::vector<default_flip> default_flips(const resolved_toggles& before, const re
 
 std::string to_text(const default_flip& f) { return fmt::format("{}: {} → {}", f.toggle, f.from, f.to); }
 
+nlohmann::json to_json(const std::vector<default_flip>& flips) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& f : flips) out.push_back({{"toggle", f.toggle}, {"from", f.from}, {"to", f.to}, {"text", to_text(f)}});
+  return out;
+}
+
 }  // namespace abtest

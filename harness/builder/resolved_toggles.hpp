@@ -62,5 +62,8 @@ struct default_flip {
 std::vector<default_flip> default_flips(const resolved_toggles& before, const resolved_toggles& after);
 // "FX_X2: OFF → ON"
 std::string to_text(const default_flip& f);
+// [{"toggle", "from", "to", "text"}, …]: the "defaults_changed" of `pr`, `check` and
+// `bisect --commits` --json (design §9.2).
+nlohmann::json to_json(const std::vector<default_flip>& flips);
 
 }  // namespace abtest

@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <functional>
-#include <iostream>
 #include <memory>
 #include <utility>
 
@@ -17,11 +16,10 @@
 #include "harness/experiment/commit_arms.hpp"
 #include "harness/experiment/experiment.hpp"
 #include "harness/experiment/search_parent.hpp"
-#include "harness/counts/mechanism_format.hpp"
 #include "harness/experiment/worktree.hpp"
 #include "harness/gate/attribution.hpp"
 #include "harness/report/mechanisms.hpp"
-#include "harness/report/verdict_json.hpp"
+#include "harness/report/commit_bisect_output.hpp"
 #include "harness/search/commit_bisect.hpp"
 
 namespace abtest::cli {
@@ -71,73 +69,20 @@ std::vector<report::mechanism_entry> step_mechanisms(db::results_store& store, c
   return {};
 }
 
-struct commit_outcome {
-  std::string experiment;
-  const commit_request& q;
-  search::comparison overall;                                // BAD vs GOOD
-  std::vector<std::pair<std::string, std::string>> tested;  // (commit, verdict or "unbuildable"), in test order
-  std::optional<std::size_t> first_bad;                     // index into the range
-  std::vector<std::size_t> candidates;                      // when the search could not narrow it to one
-  std::string built_as;                                     // "defaults", "defaults+CRASH"
-  std::vector<default_flip> flips;                          // defaults the first bad commit flipped (design §5)
-  std::vector<default_flip> range_flips;                    // … and GOOD..BAD as a whole
-  int runs = 0;
-  double wall_s = 0;
-  std::vector<report::mechanism_entry> mechanisms;  // --counts: the first bad commit's vs GOOD
-  std::vector<std::string> notes;                   // the oracle's (counts that failed)
-};
-
-nlohmann::json to_json(const commit_outcome& o) {
-  const auto& range = o.q.range;
-  nlohmann::json tested = nlohmann::json::array(), candidates = nlohmann::json::array();
-  for (const auto& [commit, verdict] : o.tested) tested.push_back({{"commit", commit}, {"verdict", verdict}});
-  for (auto i : o.candidates) candidates.push_back(range[i]);
-  nlohmann::json out = {{"experiment", o.experiment},   {"good", range.front()},
-                        {"bad", range.back()},          {"metric", o.q.s.metric},
-                        {"variant", o.built_as},  {"verdict", stats::to_string(o.overall.verdict)},
-                        {"ratio", o.overall.estimate.ratio()}, {"first_bad", nullptr},
-                        {"candidates", candidates},     {"tested", tested},
-                        {"commits", range.size()},      {"runs", o.runs},
-                        {"wall_s", o.wall_s}};
-  if (o.first_bad) {
-    out["first_bad"] = range[*o.first_bad];
-    out["subject"] = commit_subject(o.q.m, range[*o.first_bad]);
-  }
-  out["defaults_changed"] = gate::to_json(o.flips);
-  out["defaults_changed_in_range"] = gate::to_json(o.range_flips);
-  if (o.q.s.counts) {
-    out["mechanisms"] = nlohmann::json::array();
-    for (const auto& e : o.mechanisms) out["mechanisms"].push_back(report::to_json(e));
-  }
-  out["notes"] = o.notes;
-  return out;
+// The outcome so far: BAD against GOOD, and the defaults the range flipped.
+report::commit_bisect_result outcome_of(const commit_request& q, const search::comparison& overall, commit_arms& arms) {
+  report::commit_bisect_result o;
+  o.experiment = q.s.parent;
+  o.range = q.range;
+  o.metric = q.s.metric;
+  o.direction = metric_direction(q.m, q.s.metric);
+  o.built_as = arms.name();
+  o.verdict = overall.verdict;
+  o.ratio = overall.estimate.ratio();
+  o.counts = q.s.counts;
+  o.range_flips = default_flips(arms.resolved(q.range.front()), arms.resolved(q.range.back()));
+  return o;
 }
-
-std::string to_text(const commit_outcome& o) {
-  const auto& range = o.q.range;
-  std::string out;
-  for (const auto& n : o.notes) out += n + "\n";
-  out += fmt::format("{} vs {} on {}: {} (ratio {:.4f})\n", range.back().substr(0, 12), range.front().substr(0, 12),
-                                o.q.s.metric, stats::verdict_label(o.q.s.metric, o.overall.verdict, metric_direction(o.q.m, o.q.s.metric)),
-                                o.overall.estimate.ratio());
-  std::vector<std::string> candidates;
-  for (auto i : o.candidates) candidates.push_back(range[i]);
-  if (o.first_bad) {
-    out += fmt::format("first bad commit: {} {}\n", range[*o.first_bad], commit_subject(o.q.m, range[*o.first_bad]));
-    for (const auto& flip : o.flips) out += fmt::format("  {} in this commit\n", to_text(flip));
-    for (const auto& e : o.mechanisms) out += counts::format_terminal(e.block, {.indent = "  "});
-  }
-  else if (o.overall.verdict == stats::verdict::slower)
-    out += fmt::format("the first bad commit is one of: {}\n", fmt::join(candidates, ", "));
-  else
-    out += "BAD is not slower than GOOD — nothing to bisect\n";
-  if (!o.first_bad)
-    for (const auto& flip : o.range_flips) out += fmt::format("  {} between GOOD and BAD\n", to_text(flip));
-  return out + fmt::format("{} commits in the range, {} tested, {} runs, {:.1f} s\n", range.size(), o.tested.size(), o.runs,
-                           o.wall_s);
-}
-
-}  // namespace
 
 // The two ends of the range, built: both must build, or there is nothing to search.
 std::pair<arm_plan, arm_plan> build_ends(const std::vector<std::string>& range, commit_arms& arms) {
@@ -152,7 +97,7 @@ std::pair<arm_plan, arm_plan> build_ends(const std::vector<std::string>& range, 
 // The noisy midpoint search over the range (BAD is slower than GOOD): each commit tested is in
 // `o.tested`; the first bad one with the defaults it flipped against its parent, or the candidates.
 void search_range(const commit_request& q, commit_arms& arms, const std::function<search::comparison(const arm_plan&)>& compare,
-                  const global_options& g, commit_outcome& o) {
+                  const global_options& g, report::commit_bisect_result& o) {
   const auto& range = q.range;
   const search::commit_bisect_result result = search::bisect_commits(range.size(), [&](std::size_t i) {
     const auto arm = arms(range[i]);
@@ -171,12 +116,15 @@ void search_range(const commit_request& q, commit_arms& arms, const std::functio
   });
   if (result.found) {
     o.first_bad = result.first_bad;
+    o.first_bad_subject = commit_subject(q.m, range[result.first_bad]);
     // The defaults it flipped against its parent (built here if the search did not test it).
     if (result.first_bad > 0 && arms(range[result.first_bad - 1]))
       o.flips = default_flips(arms.resolved(range[result.first_bad - 1]), arms.resolved(range[result.first_bad]));
   }
   else o.candidates = result.candidates;
 }
+
+}  // namespace
 
 int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -202,9 +150,8 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
     if (c.verdict == stats::verdict::inconclusive) c = oracle.compare_arms(good, candidate, {q.mm.margin, 0.05, 1});
     return c;
   };
-  commit_outcome o{q.s.parent, q, compare(bad), {}, std::nullopt, {}, arms.name(), {}, {}, 0, 0, {}, {}};
-  o.range_flips = default_flips(arms.resolved(range.front()), arms.resolved(range.back()));
-  if (o.overall.verdict == stats::verdict::slower) search_range(q, arms, compare, g, o);
+  report::commit_bisect_result o = outcome_of(q, compare(bad), arms);
+  if (o.verdict == stats::verdict::slower) search_range(q, arms, compare, g, o);
   store.set_experiment_status(q.s.parent, db::experiment_status::complete, std::chrono::system_clock::now());
   if (q.s.counts && o.first_bad)
     if (const auto arm = arms(range[*o.first_bad]))
@@ -212,9 +159,8 @@ int bisect_commits_command(const bisect_flags& f, const global_options& g) {
   o.notes = oracle.notes();
   o.runs = oracle.runs();
   o.wall_s = seconds_since(t0);
-  if (g.json) std::cout << to_json(o).dump(2) << "\n";
-  else if (!g.quiet) fmt::print("{}", to_text(o));
-  return o.overall.verdict == stats::verdict::slower ? static_cast<int>(exit_code::regression) : 0;
+  print_result(g, o);
+  return o.verdict == stats::verdict::slower ? static_cast<int>(exit_code::regression) : 0;
 }
 
 }  // namespace abtest::cli

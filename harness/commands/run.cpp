@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
-#include <iostream>
 #include <ranges>
 
 #include "harness/commands/bundle_flag.hpp"
@@ -21,7 +20,6 @@
 #include "harness/experiment/prepare_arms.hpp"
 #include "harness/experiment/request.hpp"
 #include "harness/experiment/simulation.hpp"
-#include "harness/report/verdict_json.hpp"
 
 namespace abtest::cli {
 namespace {
@@ -122,18 +120,6 @@ builder builder_for(const experiment_request& q) {
   return builder(q.m, q.bundle.empty() ? bo : bundle_builder_options(q.m, bo));
 }
 
-// Nothing left to measure (every candidate is the baseline's program): the notes say why.
-int report_nothing_measured(const prepared_arms& p, const global_options& g) {
-  if (g.json) {
-    auto j = report::to_json(report::experiment_result{"", p.plan.arms[0].key, {}});  // nothing measured: experiment null
-    j["notes"] = p.notes;
-    std::cout << j.dump(2) << "\n";
-  } else {
-    for (const auto& n : p.notes) fmt::print("{}\n", n);
-  }
-  return 0;
-}
-
 // Records the experiment of the prepared arms, counts them under Valgrind with --counts, measures
 // and reports it.
 int measure_run(const experiment_request& q, prepared_arms& p, db::results_store& store, std::int64_t machine_id,
@@ -180,7 +166,10 @@ int run(const run_flags& f, const global_options& g) {
   auto store = open_store(db_path(g, &q.m));
   const std::int64_t machine_id = current_machine(store);
   prepared_arms p = prepare_arms(q, std::move(plan), store, builder_for(q), context_for(g));
-  if (!p.comparable()) return report_nothing_measured(p, g);
+  if (!p.comparable()) {  // every candidate is the baseline's program: the notes say why
+    print_result(g, report::nothing_measured{p.plan.arms[0].key, p.notes});
+    return 0;
+  }
   if (!q.bundle.empty()) return write_bundle_for(q.m, p.plan, q.bundle, g, p.notes);
   if (duet_cores)  // after the builds, which kept both cores busy
     if (const std::string why = exec::duet_cores_busy(*duet_cores); !why.empty()) throw usage_error(why);

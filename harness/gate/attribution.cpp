@@ -56,12 +56,6 @@ std::string reverted_text(const reverted_default& r, const metric_result& head) 
   return fmt::format("reverting {}'s default alone gives {} ({}): {}", r.toggle, ratio, stats::verdict_label(m->metric, m->verdict), why);
 }
 
-nlohmann::json to_json(const std::vector<default_flip>& flips) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& f : flips) out.push_back({{"toggle", f.toggle}, {"from", f.from}, {"to", f.to}, {"text", to_text(f)}});
-  return out;
-}
-
 nlohmann::json to_json(const flip_attribution& a) {
   nlohmann::json reverted = nlohmann::json::array();
   for (const auto& r : a.reverted) {

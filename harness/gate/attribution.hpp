@@ -45,8 +45,8 @@ std::string reverted_text(const reverted_default& r, const metric_result& head);
 // builds), else `fallback`.
 const metric_result& head_row(const flip_attribution& a, const metric_result& fallback);
 
-// `abtest pr --json`'s "defaults_changed" and "attribution" (docs/design.md §9.2).
-nlohmann::json to_json(const std::vector<default_flip>& flips);
+// `abtest pr --json`'s "attribution" (docs/design.md §9.2); its "defaults_changed" is
+// builder/resolved_toggles.hpp's to_json of the flips.
 nlohmann::json to_json(const flip_attribution& a);
 
 }  // namespace abtest::gate

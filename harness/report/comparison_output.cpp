@@ -254,4 +254,15 @@ nlohmann::json json_report(const comparison_result& in) {
   return out;
 }
 
+std::string render(const nothing_measured& n, format f) {
+  if (f == format::json) {
+    auto j = to_json(experiment_result{"", n.baseline, {}});  // nothing measured: experiment null
+    j["notes"] = n.notes;
+    return j.dump(2) + "\n";
+  }
+  std::string out;
+  for (const auto& note : n.notes) out += note + "\n";
+  return out;
+}
+
 }  // namespace abtest::report

@@ -41,6 +41,15 @@ std::string terminal_report(const comparison_result& in);
 // "counts": [{"variant", "benchmark", "ok", "error", "params", "region", "wall_s", "totals"}].
 nlohmann::json json_report(const comparison_result& in);
 
+// A run with nothing left to measure: every candidate is the baseline's program (design §5).
+struct nothing_measured {
+  std::string baseline;            // the baseline arm's variant key
+  std::vector<std::string> notes;  // why: which candidates are the baseline's binary
+};
+// terminal: the notes; json: the contract's {"experiment": null, "baseline", "verdicts": []} with
+// "notes".
+std::string render(const nothing_measured& n, format f);
+
 // One variant followed across two experiments (`compare A B`): Welch on log values, unpaired.
 struct unpaired_result {
   std::string variant, before, after;  // the variant key and the two experiments' ids
