@@ -259,6 +259,30 @@ void complete_outcome(toggle_outcome& o, const counts_screen& screen, const sear
   }
 }
 
+// What one toggle search has to hand when it ends.
+struct search_state {
+  db::results_store& store;
+  variant_arms& arms;
+  experiment_oracle& oracle;
+  const search_space& space;
+  counts_screen& screen;
+};
+
+// The search's report priced again now that its own builds and runs are recorded (a first search
+// found none), attributed in the metric's direction, with --counts the culprits' interactions
+// counted, and its notes, costs and wall time.
+toggle_outcome conclude(search::bisect_report r, const toggle_request& q, const oracle_settings& s, const search_state& st,
+                        const search::unit_costs& costs, std::chrono::steady_clock::time_point t0) {
+  const search::unit_costs after = recorded_costs(st.store, q.s.metric, q.scenario ? &*q.scenario : nullptr);
+  reprice(r, st.screen, s.layouts, st.arms.configurations(), after);
+  toggle_outcome o = attribute(s.parent, s.metric, std::move(r), st.space.notes, metric_direction(q.m, s.metric));
+  if (s.counts)
+    count_interactions(st.store, screen_of(q, st.space.from), std::ref(st.arms), counter_of(st.oracle), o.split, st.screen);
+  for (const auto& n : st.oracle.notes()) o.notes.push_back(n);
+  complete_outcome(o, st.screen, costs, after, st.oracle.interrupted(), seconds_since(t0), q.scenario.has_value());
+  return o;
+}
+
 int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   const auto t0 = std::chrono::steady_clock::now();
   toggle_request q;
@@ -289,15 +313,7 @@ int bisect_toggles_command(const bisect_flags& f, const global_options& g) {
   space.opts.stop = search_stop(oracle, t0, f.budget_s, q.scenario.has_value());
   counts_screen screen;
   if (s.counts) screen = screen_counts(store, screen_of(q, space.from), std::ref(arms), counter_of(oracle), space.opts.exclude, space.notes);
-  search::bisect_report r = run_search(q, oracle, space.opts);
-  // Priced again now that this search's own builds and runs are recorded (a first search found none).
-  const search::unit_costs after = recorded_costs(store, q.s.metric, q.scenario ? &*q.scenario : nullptr);
-  reprice(r, screen, s.layouts, arms.configurations(), after);
-
-  toggle_outcome o = attribute(s.parent, s.metric, std::move(r), space.notes, metric_direction(q.m, s.metric));
-  if (s.counts) count_interactions(store, screen_of(q, space.from), std::ref(arms), counter_of(oracle), o.split, screen);
-  for (const auto& n : oracle.notes()) o.notes.push_back(n);
-  complete_outcome(o, screen, costs, after, oracle.interrupted(), seconds_since(t0), q.scenario.has_value());
+  toggle_outcome o = conclude(run_search(q, oracle, space.opts), q, s, {store, arms, oracle, space, screen}, costs, t0);
   store_outcome(store, o, space.opts.search_margin);
   print_result(g, o);
   return o.regression ? static_cast<int>(exit_code::regression) : 0;
