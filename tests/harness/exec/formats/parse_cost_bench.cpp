@@ -3,9 +3,11 @@
 //   build/ci/tests/harness/exec/abtest_parse_cost_bench --benchmark_min_time=0.3
 // CPU ms per MiB on the shared 2-core host at load ≈ 10, nlohmann → simdjson run back to back:
 // gbench 31.7 → 11.3, json 13.3 → 1.9, json_extractor_jsonl 30.6 → 8.3, hyperfine 17.7 → 2.0,
-// pytest-benchmark 17.5 → 1.9; lines 0.64, catch2 1.8, criterion 4.7, libtest 8.4, divan 7.2,
-// lines_zstd_patterns 41; the parse alone of the gbench input: nlohmann 13.2, simdjson 0.53. What
-// stays above 1 ms is building the sample's metrics (~0.7 µs each; gbench's input holds 15,000).
+// pytest-benchmark 17.5 → 1.9; the parse alone of the gbench input: nlohmann 13.2, simdjson 0.53.
+// Then at load ≈ 3, before → after the metric set's name pool and RE2 for `lines`: gbench 14.6 →
+// 8.4, lines 0.95 → 0.59, lines_zstd_patterns 36.5 → 16.3, criterion 4.3 → 3.2, libtest 7.0 → 6.6,
+// divan 6.6 → 6.5; store/gbench (the store's insert of gbench's 14,664 metrics) 46.6. What stays
+// above 1 ms is per metric: sorting the names and the sample's map entries (gbench's input: 15,000).
 #include <benchmark/benchmark.h>
 
 #include <fmt/format.h>
