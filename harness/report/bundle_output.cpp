@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace abtest::report {
 
@@ -14,6 +15,7 @@ std::string render(const bundle_written& b, format f) {
                            {"rounds", b.rounds}, {"warmups", b.warmups}, {"seed", b.seed}, {"programs", b.programs},
                            {"libraries", b.libraries}, {"bytes", b.bytes}, {"notes", b.notes}})
                .dump(2) + "\n";
+  if (f != format::terminal) throw std::invalid_argument("a bundle has no markdown or HTML output — its README.txt says what it holds");
   std::string out;
   for (const auto& n : b.notes) out += n + "\n";
   out += fmt::format("bundle {}: experiment {}, {} arms ({}) × {} benchmark(s), {} warm-up + {} rounds, seed {}\n", b.folder,

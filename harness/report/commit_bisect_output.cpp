@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "harness/counts/mechanism_format.hpp"
 #include "harness/report/verdict_json.hpp"
@@ -62,7 +63,9 @@ std::string to_text(const commit_bisect_result& r) {
 }  // namespace
 
 std::string render(const commit_bisect_result& r, format f) {
-  return f == format::json ? to_json(r).dump(2) + "\n" : to_text(r);
+  if (f == format::json) return to_json(r).dump(2) + "\n";
+  if (f == format::terminal) return to_text(r);
+  throw std::invalid_argument("bisect --commits has no markdown or HTML output — `abtest report EXPERIMENT` writes the stored search's");
 }
 
 }  // namespace abtest::report

@@ -260,6 +260,7 @@ std::string render(const nothing_measured& n, format f) {
     j["notes"] = n.notes;
     return j.dump(2) + "\n";
   }
+  if (f != format::terminal) throw std::invalid_argument("a run that measured nothing has no markdown or HTML output");
   std::string out;
   for (const auto& note : n.notes) out += note + "\n";
   return out;
