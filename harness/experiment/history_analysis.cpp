@@ -12,6 +12,7 @@
 #include "harness/experiment/history_confirm.hpp"
 #include "harness/experiment/night_series.hpp"
 #include "harness/stats/metric_policy_json.hpp"
+#include "harness/stats/verdict.hpp"
 
 namespace abtest {
 namespace {
