@@ -250,12 +250,14 @@ void check_sources(const manifest& m) {
   const validator v(m.path);
   const auto git = [&](std::vector<std::string> args) { return exec::run_git(m.source_dir, args); };
   if (m.needs_worktrees()) {
-    const auto top = git({"rev-parse", "--show-toplevel"});
-    if (!top.ok)
-      v.fail("source_dir", fmt::format("{} is not in a git repository", m.source_dir.string()),
-             builds_in_source(m.build.system)
-                 ? "a command build runs in a git worktree per variant: `git init && git add -A && git commit` the project first"
-                 : "patch and revert toggles build in git worktrees: `git init && git add -A && git commit` the project first");
+    const std::string fix = builds_in_source(m.build.system)
+                                ? "a command build runs in a git worktree per variant: `git init && git add -A && git commit` the project first"
+                                : "patch and revert toggles build in git worktrees: `git init && git add -A && git commit` the project first";
+    if (!git({"rev-parse", "--show-toplevel"}).ok)
+      v.fail("source_dir", fmt::format("{} is not in a git repository", m.source_dir.string()), fix);
+    // A repository just made by `git init` has no commit for a worktree to check out.
+    if (!git({"rev-parse", "--verify", "--quiet", "HEAD^{commit}"}).ok)
+      v.fail("source_dir", fmt::format("the git repository of {} has no commit yet", m.source_dir.string()), fix);
   }
   for (size_t i = 0; i < m.toggles.size(); ++i) {
     const toggle_spec& t = m.toggles[i];

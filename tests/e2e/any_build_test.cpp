@@ -357,6 +357,12 @@ TEST(any_build, a_makefile_project_builds_per_variant_with_var_toggles_in_argv_a
     "toggles": [{"id": "W", "var": "WORK", "levels": ["100", "200"]}, {"id": "X", "var": "EXTRA", "levels": ["0", "1"]}],
     "benchmarks": [{"name": "mk", "format": "json", "warmups": 0, "command": ["{bin}/bench"]}]})";
   ASSERT_EQ(git(proj, {"init", "-q"}).code, 0);
+  // Just made by `git init`: no commit for a worktree to check out — said before anything is built.
+  const auto uncommitted = run_abtest({"--manifest", (proj / "abtest.json").string(), "build", "--variant", "W"});
+  EXPECT_EQ(uncommitted.code, 2);
+  EXPECT_NE(uncommitted.err.find("source_dir: the git repository of " + proj.string() + " has no commit yet — a command build runs "
+                                 "in a git worktree per variant: `git init && git add -A && git commit` the project first"),
+            std::string::npos) << uncommitted.err;
   ASSERT_EQ(git(proj, {"add", "-A"}).code, 0);
   ASSERT_EQ(git(proj, {"commit", "-q", "-m", "a Makefile project"}).code, 0);
   const auto r = run_abtest({"--json", "--manifest", (proj / "abtest.json").string(), "--db", (dir.path() / "r.db").string(), "run",
