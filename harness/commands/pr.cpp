@@ -26,7 +26,6 @@ struct pr_flags {
 };
 
 // The comment's file, and GitHub's job summary when the job has one.
-
 void write_comment(const fs::path& file, const std::string& markdown) {
   if (file.has_parent_path()) fs::create_directories(file.parent_path());
   std::ofstream out(file, std::ios::trunc);

@@ -2,6 +2,7 @@
 // (design §4).
 #include <cctype>
 #include <memory>
+#include <optional>
 
 #include <fmt/ranges.h>
 #include <re2/re2.h>
@@ -21,8 +22,8 @@ struct line_pattern {
   std::string text;
   // RE2, not std::regex: its matching takes time linear in the line and no stack, where
   // libstdc++'s recursive std::regex overflowed the stack (SIGSEGV, abtest itself) on a line of
-  // 100,000 characters, and took 31 ms per MiB of zstd's output against RE2's (parse-cost benchmark).
-  std::shared_ptr<const re2::RE2> re;
+  // 100,000 characters, and read zstd's output at half RE2's speed (parse-cost benchmark).
+  std::unique_ptr<const re2::RE2> re;
   // The literal text every match starts with, when the pattern opens with one: lines without it
   // are skipped before RE2 is asked (a search's setup costs more than a find; most lines of a
   // log match nothing).
@@ -55,22 +56,26 @@ std::string leading_literal(std::string_view pattern) {
   return out;
 }
 
+// Why a pattern cannot be used, and what to do.
+struct pattern_error {
+  std::string what, fix;
+};
 
-// Compiles `p`; an error message (empty on success) naming what is wrong.
-std::string compile(line_pattern& p) {
+// Compiles `p`; what is wrong with it, if anything.
+std::optional<pattern_error> compile(line_pattern& p) {
   re2::RE2::Options o;
   o.set_log_errors(false);
-  auto re = std::make_shared<const re2::RE2>(p.text, o);
+  auto re = std::make_unique<const re2::RE2>(p.text, o);
   if (!re->ok())
-    return fmt::format("is not a valid RE2 regular expression ({}) — RE2 has no lookaround or backreferences; see "
-                       "https://github.com/google/re2/wiki/Syntax", re->error());
+    return pattern_error{fmt::format("is not a valid RE2 regular expression ({})", re->error()),
+                         "RE2 has no lookaround or backreferences; see https://github.com/google/re2/wiki/Syntax"};
   const int need = p.fixed.empty() ? 2 : 1;
   if (re->NumberOfCapturingGroups() < need)
-    return p.fixed.empty() ? "needs capture groups (name) (value) [(unit)] — e.g. \"TIMING: (\\\\w+) ([0-9.]+) (ms)\""
-                           : "needs a capture group (value) [(unit)] — e.g. \"([0-9.,]+) (MB/s)\"";
+    return p.fixed.empty() ? pattern_error{"needs capture groups (name) (value) [(unit)]", "e.g. \"TIMING: (\\\\w+) ([0-9.]+) (ms)\""}
+                           : pattern_error{"needs a capture group (value) [(unit)]", "e.g. \"([0-9.,]+) (MB/s)\""};
   p.re = std::move(re);
   p.literal = leading_literal(p.text);
-  return {};
+  return std::nullopt;
 }
 
 // The patterns of the options, not yet compiled.
@@ -138,7 +143,7 @@ parsed_output parse(std::string_view bench, const json& options, const format_in
   std::string error;
   std::vector<line_pattern> patterns = patterns_of(options);
   for (auto& p : patterns)
-    if (error = compile(p); !error.empty()) return detail::bad_output(fmt::format("pattern '{}' {}", p.text, error));
+    if (const auto e = compile(p)) return detail::bad_output(fmt::format("pattern '{}' {} — {}", p.text, e->what, e->fix));
   if (patterns.empty()) return detail::bad_output("format lines without a pattern — give \"pattern\" or \"patterns\"");
   std::string all;
   if (error = detail::read_input(in, output_stream::both, all); !error.empty()) return detail::bad_output(std::move(error));
@@ -191,13 +196,8 @@ json options(const json& b) {
   if (out.empty())
     throw format_key_error{"pattern", "missing", "format \"lines\" needs a pattern with groups (name) (value) [(unit)], or \"patterns\""};
   // Each pattern compiles and has its groups; the key named is the one to fix.
-  for (auto p : patterns_of(out)) {
-    const std::string key = p.fixed.empty() ? "pattern" : "patterns." + p.fixed;
-    if (std::string error = compile(p); !error.empty()) {
-      const auto dash = error.find(" — ");
-      throw format_key_error{key, error.substr(0, dash), dash == std::string::npos ? "fix the expression" : error.substr(dash + 5)};
-    }
-  }
+  for (auto& p : patterns_of(out))
+    if (const auto e = compile(p)) throw format_key_error{p.fixed.empty() ? "pattern" : "patterns." + p.fixed, e->what, e->fix};
   return out;
 }
 }  // namespace lines_format_detail
